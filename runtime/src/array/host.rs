@@ -1,0 +1,187 @@
+//! Host (CPU) buffers: a typed vector per dtype, and the `Element` trait that
+//! lets generic code reach the right variant.
+
+use crate::dtype::DType;
+use half::f16;
+
+/// The elements of a host buffer, typed.
+#[derive(Clone, Debug)]
+pub enum HostData {
+    Bool(Vec<bool>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    F16(Vec<f16>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// A Rust element type of one of gcalc's dtypes.
+pub trait Element: Copy + Send + Sync + PartialEq + std::fmt::Debug + Default + 'static {
+    const DTYPE: DType;
+    fn to_f64(self) -> f64;
+    /// Conversion as NumPy's `astype` does it (float->int truncates, saturating; nan -> 0).
+    fn from_f64(v: f64) -> Self;
+    fn to_i64(self) -> i64;
+    fn from_i64(v: i64) -> Self;
+    fn slice(d: &HostData) -> Option<&[Self]>;
+    fn slice_mut(d: &mut HostData) -> Option<&mut [Self]>;
+    fn wrap(v: Vec<Self>) -> HostData;
+}
+
+macro_rules! element {
+    ($t:ty, $variant:ident, $dtype:ident, $to:expr, $from:expr, $toi:expr, $fromi:expr) => {
+        impl Element for $t {
+            const DTYPE: DType = DType::$dtype;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                ($to)(self)
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                ($from)(v)
+            }
+            #[inline(always)]
+            fn to_i64(self) -> i64 {
+                ($toi)(self)
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> Self {
+                ($fromi)(v)
+            }
+            fn slice(d: &HostData) -> Option<&[Self]> {
+                match d {
+                    HostData::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn slice_mut(d: &mut HostData) -> Option<&mut [Self]> {
+                match d {
+                    HostData::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<Self>) -> HostData {
+                HostData::$variant(v)
+            }
+        }
+    };
+}
+
+element!(bool, Bool, Bool, |x: bool| x as u8 as f64, |v: f64| v != 0.0, |x: bool| x as i64, |v: i64| v
+    != 0);
+element!(i32, I32, Int32, |x: i32| x as f64, |v: f64| v as i32, |x: i32| x as i64, |v: i64| v as i32);
+element!(i64, I64, Int64, |x: i64| x as f64, |v: f64| v as i64, |x: i64| x, |v: i64| v);
+element!(
+    f16,
+    F16,
+    Float16,
+    |x: f16| x.to_f64(),
+    f16::from_f64,
+    |x: f16| x.to_f64() as i64,
+    |v: i64| f16::from_f64(v as f64)
+);
+element!(f32, F32, Float32, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x as i64, |v: i64| v as f32);
+element!(f64, F64, Float64, |x: f64| x, |v: f64| v, |x: f64| x as i64, |v: i64| v as f64);
+
+/// Run `$body` with `$T` bound to the Rust type of `$dtype`.
+#[macro_export]
+macro_rules! with_dtype {
+    ($dtype:expr, $T:ident => $body:expr) => {
+        match $dtype {
+            $crate::dtype::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+        }
+    };
+}
+
+impl HostData {
+    pub fn dtype(&self) -> DType {
+        match self {
+            HostData::Bool(_) => DType::Bool,
+            HostData::I32(_) => DType::Int32,
+            HostData::I64(_) => DType::Int64,
+            HostData::F16(_) => DType::Float16,
+            HostData::F32(_) => DType::Float32,
+            HostData::F64(_) => DType::Float64,
+        }
+    }
+    pub fn len(&self) -> usize {
+        with_dtype!(self.dtype(), T => T::slice(self).map_or(0, |s| s.len()))
+    }
+    /// A zero-filled buffer of `n` elements.
+    pub fn zeros(dtype: DType, n: usize) -> HostData {
+        with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))
+    }
+    pub fn from_f64s(dtype: DType, v: impl Iterator<Item = f64>) -> HostData {
+        with_dtype!(dtype, T => T::wrap(v.map(T::from_f64).collect()))
+    }
+    /// The element at flat position `i` as f64 (for printing and references).
+    pub fn get_f64(&self, i: usize) -> f64 {
+        with_dtype!(self.dtype(), T => T::slice(self).and_then(|s| s.get(i)).map_or(f64::NAN, |x| x.to_f64()))
+    }
+    pub fn get_i64(&self, i: usize) -> i64 {
+        with_dtype!(self.dtype(), T => T::slice(self).and_then(|s| s.get(i)).map_or(0, |x| x.to_i64()))
+    }
+    /// Raw little-endian bytes (for .npy and device uploads).
+    pub fn as_bytes(&self) -> &[u8] {
+        fn bytes<T>(v: &[T]) -> &[u8] {
+            // SAFETY: every element type here is plain old data without padding;
+            // bool is one byte holding 0 or 1.
+            unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(v)) }
+        }
+        match self {
+            HostData::Bool(v) => bytes(v),
+            HostData::I32(v) => bytes(v),
+            HostData::I64(v) => bytes(v),
+            HostData::F16(v) => bytes(v),
+            HostData::F32(v) => bytes(v),
+            HostData::F64(v) => bytes(v),
+        }
+    }
+    /// Build from little-endian bytes; `None` if the length is not a multiple of the element size.
+    pub fn from_bytes(dtype: DType, b: &[u8]) -> Option<HostData> {
+        let n = dtype.size();
+        if b.len() % n != 0 {
+            return None;
+        }
+        let count = b.len() / n;
+        Some(match dtype {
+            DType::Bool => HostData::Bool(b.iter().map(|&x| x != 0).collect()),
+            DType::Int32 => HostData::I32((0..count).map(|i| i32::from_le_bytes(arr(&b[i * 4..]))).collect()),
+            DType::Int64 => HostData::I64((0..count).map(|i| i64::from_le_bytes(arr(&b[i * 8..]))).collect()),
+            DType::Float16 => {
+                HostData::F16((0..count).map(|i| f16::from_le_bytes(arr(&b[i * 2..]))).collect())
+            }
+            DType::Float32 => HostData::F32((0..count).map(|i| f32::from_le_bytes(arr(&b[i * 4..]))).collect()),
+            DType::Float64 => HostData::F64((0..count).map(|i| f64::from_le_bytes(arr(&b[i * 8..]))).collect()),
+        })
+    }
+}
+
+fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&b[..N]);
+    a
+}

@@ -1,0 +1,163 @@
+//! Shape and stride arithmetic: contiguity, broadcasting, C-order offset walks.
+
+use crate::error::{Error, Result};
+
+pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
+    let mut strides = vec![0isize; shape.len()];
+    let mut s = 1isize;
+    for i in (0..shape.len()).rev() {
+        strides[i] = s;
+        s *= shape[i].max(1) as isize;
+    }
+    strides
+}
+
+pub fn is_contiguous(shape: &[usize], strides: &[isize]) -> bool {
+    let mut expect = 1isize;
+    for i in (0..shape.len()).rev() {
+        if shape[i] != 1 && strides[i] != expect {
+            return false;
+        }
+        expect *= shape[i] as isize;
+    }
+    true
+}
+
+/// NumPy broadcasting of two shapes; `op` names the operation for the error.
+pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &str) -> Result<Vec<usize>> {
+    let n = a.len().max(b.len());
+    let mut out = vec![0; n];
+    for i in 0..n {
+        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
+        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        out[i] = if da == db || db == 1 {
+            da
+        } else if da == 1 {
+            db
+        } else {
+            return Err(Error::shape(op, format!(
+                "operands could not be broadcast together with shapes {} and {}",
+                fmt_shape(a),
+                fmt_shape(b)
+            ))
+            .with_help("trailing dimensions must be equal or 1; use reshape or expand_dims to line them up"));
+        };
+    }
+    Ok(out)
+}
+
+/// Strides that view an array of `shape`/`strides` as the broadcast shape `to`
+/// (0 stride on broadcast dimensions).
+pub fn broadcast_strides(shape: &[usize], strides: &[isize], to: &[usize]) -> Vec<isize> {
+    let n = to.len();
+    let k = shape.len();
+    (0..n)
+        .map(|i| {
+            if i + k < n {
+                0
+            } else {
+                let j = i + k - n;
+                if shape[j] == 1 && to[i] != 1 { 0 } else { strides[j] }
+            }
+        })
+        .collect()
+}
+
+/// `(3, 2)` style text of a shape.
+pub fn fmt_shape(s: &[usize]) -> String {
+    match s.len() {
+        0 => "()".into(),
+        1 => format!("({},)", s[0]),
+        _ => format!("({})", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// `3x2` style text of a shape, for the trailer `<3x2 float32 @cpu(0)>`.
+pub fn fmt_shape_x(s: &[usize]) -> String {
+    if s.is_empty() { "scalar".into() } else { s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x") }
+}
+
+/// Offset of the element at C-order flat position `i`.
+pub fn offset_of_flat(shape: &[usize], strides: &[isize], offset: usize, mut i: usize) -> usize {
+    let mut off = offset as isize;
+    for d in (0..shape.len()).rev() {
+        let n = shape[d].max(1);
+        off += (i % n) as isize * strides[d];
+        i /= n;
+    }
+    off as usize
+}
+
+/// Merge adjacent dimensions that are contiguous with each other (for faster walks).
+pub fn merge_dims(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    let mut out_shape: Vec<usize> = Vec::new();
+    let mut out_strides: Vec<Vec<isize>> = vec![Vec::new(); strides.len()];
+    for d in 0..shape.len() {
+        if shape[d] == 1 {
+            continue;
+        }
+        let can_merge = !out_shape.is_empty()
+            && strides.iter().enumerate().all(|(k, s)| {
+                let last = *out_strides[k].last().unwrap_or(&0);
+                last == s[d] * shape[d] as isize
+            });
+        if can_merge {
+            let l = out_shape.len() - 1;
+            out_shape[l] *= shape[d];
+            for (k, s) in strides.iter().enumerate() {
+                out_strides[k][l] = s[d];
+            }
+        } else {
+            out_shape.push(shape[d]);
+            for (k, s) in strides.iter().enumerate() {
+                out_strides[k].push(s[d]);
+            }
+        }
+    }
+    (out_shape, out_strides)
+}
+
+/// Iterator over the element offsets of a strided view in C order.
+pub struct OffsetIter {
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    idx: Vec<usize>,
+    cur: isize,
+    remaining: usize,
+}
+
+impl OffsetIter {
+    pub fn new(shape: &[usize], strides: &[isize], offset: usize) -> OffsetIter {
+        let (s, st) = merge_dims(shape, &[strides]);
+        let remaining = shape.iter().product();
+        let st = st.into_iter().next().unwrap_or_default();
+        OffsetIter { idx: vec![0; s.len()], shape: s, strides: st, cur: offset as isize, remaining }
+    }
+}
+
+impl Iterator for OffsetIter {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let out = self.cur as usize;
+        let mut d = self.shape.len();
+        while d > 0 {
+            d -= 1;
+            self.idx[d] += 1;
+            self.cur += self.strides[d];
+            if self.idx[d] < self.shape[d] {
+                break;
+            }
+            self.cur -= self.strides[d] * self.shape[d] as isize;
+            self.idx[d] = 0;
+        }
+        Some(out)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}

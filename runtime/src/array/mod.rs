@@ -1,0 +1,205 @@
+//! The n-dimensional array: a shared buffer on some device plus a view
+//! (dtype, shape, strides in elements, offset). Slicing, transposing and most
+//! reshapes make new views of the same buffer, as in NumPy.
+
+pub mod host;
+pub mod layout;
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+pub use host::{Element, HostData};
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// Where the elements live. A GPU buffer is held through the CUDA backend.
+pub enum Storage {
+    Host(RwLock<HostData>),
+    Cuda(crate::cuda::DeviceBuffer),
+}
+
+impl Storage {
+    pub fn device(&self) -> Device {
+        match self {
+            Storage::Host(_) => Device::Cpu,
+            Storage::Cuda(b) => b.device(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Array {
+    storage: Arc<Storage>,
+    dtype: DType,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+    offset: usize,
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Array<{:?} {} @{}>", self.shape, self.dtype, self.device())
+    }
+}
+
+impl Array {
+    /// A contiguous host array owning `data`, of the given shape.
+    pub fn from_host(data: HostData, shape: Vec<usize>) -> Array {
+        debug_assert_eq!(data.len(), shape.iter().product::<usize>());
+        let dtype = data.dtype();
+        let strides = layout::contiguous_strides(&shape);
+        Array { storage: Arc::new(Storage::Host(RwLock::new(data))), dtype, shape, strides, offset: 0 }
+    }
+    pub fn from_vec<T: Element>(v: Vec<T>, shape: Vec<usize>) -> Array {
+        Array::from_host(T::wrap(v), shape)
+    }
+    /// A 0-d host array.
+    pub fn scalar<T: Element>(v: T) -> Array {
+        Array::from_vec(vec![v], vec![])
+    }
+    pub fn from_storage(storage: Arc<Storage>, dtype: DType, shape: Vec<usize>) -> Array {
+        let strides = layout::contiguous_strides(&shape);
+        Array { storage, dtype, shape, strides, offset: 0 }
+    }
+    /// A view of the same buffer with another layout. The caller guarantees the
+    /// layout stays inside the buffer.
+    pub fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Array {
+        Array { storage: self.storage.clone(), dtype: self.dtype, shape, strides, offset }
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+    pub fn nbytes(&self) -> usize {
+        self.size() * self.dtype.size()
+    }
+    pub fn device(&self) -> Device {
+        self.storage.device()
+    }
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
+    }
+    /// C-contiguous (row-major, no gaps).
+    pub fn is_contiguous(&self) -> bool {
+        layout::is_contiguous(&self.shape, &self.strides)
+    }
+    /// The same buffer and the same view: what `is` compares.
+    pub fn same_as(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+            && self.shape == other.shape
+            && self.strides == other.strides
+            && self.offset == other.offset
+            && self.dtype == other.dtype
+    }
+    /// Whether two arrays share a buffer (writes through one are seen by the other).
+    pub fn shares_buffer(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// Read access to a host buffer.
+    pub fn host_read(&self) -> Result<RwLockReadGuard<'_, HostData>> {
+        match &*self.storage {
+            Storage::Host(l) => Ok(l.read().unwrap_or_else(|p| p.into_inner())),
+            Storage::Cuda(_) => Err(Error::internal("host_read on a GPU array")),
+        }
+    }
+    pub fn host_write(&self) -> Result<RwLockWriteGuard<'_, HostData>> {
+        match &*self.storage {
+            Storage::Host(l) => Ok(l.write().unwrap_or_else(|p| p.into_inner())),
+            Storage::Cuda(_) => Err(Error::internal("host_write on a GPU array")),
+        }
+    }
+
+    /// The element offsets of this view in C order.
+    pub fn offsets(&self) -> layout::OffsetIter {
+        layout::OffsetIter::new(&self.shape, &self.strides, self.offset)
+    }
+
+    /// A contiguous host copy of the elements as `T` (converting dtype if needed).
+    /// GPU arrays are copied to the host first (a sync point).
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let h = self.to_host()?;
+        let d = h.host_read()?;
+        crate::with_dtype!(h.dtype, S => {
+            let s = S::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in to_vec"))?;
+            if h.is_contiguous() {
+                let s = &s[h.offset..h.offset + h.size()];
+                Ok(convert_slice::<S, T>(s))
+            } else {
+                Ok(h.offsets().map(|o| convert::<S, T>(s[o])).collect())
+            }
+        })
+    }
+    pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
+        self.to_vec::<f64>()
+    }
+
+    /// This array on the host: itself if already there, else a copy (sync point).
+    pub fn to_host(&self) -> Result<Array> {
+        match &*self.storage {
+            Storage::Host(_) => Ok(self.clone()),
+            Storage::Cuda(b) => b.download_view(self),
+        }
+    }
+
+    /// A C-contiguous array with the same elements: `self` when it already is one
+    /// whose view covers its whole buffer from offset 0, else a copy on the same device.
+    pub fn contiguous(&self) -> Result<Array> {
+        if self.is_contiguous() && self.offset == 0 && self.buffer_len() == self.size() {
+            return Ok(self.clone());
+        }
+        match &*self.storage {
+            Storage::Host(_) => {
+                let data = crate::with_dtype!(self.dtype, T => T::wrap(self.to_vec::<T>()?));
+                Ok(Array::from_host(data, self.shape.clone()))
+            }
+            Storage::Cuda(b) => b.contiguous_copy(self),
+        }
+    }
+
+    /// Number of elements in the underlying buffer.
+    pub fn buffer_len(&self) -> usize {
+        match &*self.storage {
+            Storage::Host(l) => l.read().map(|d| d.len()).unwrap_or(0),
+            Storage::Cuda(b) => b.len(),
+        }
+    }
+
+    /// Flat element at C-order position `i` as f64 (host arrays only).
+    pub fn get_f64(&self, i: usize) -> Result<f64> {
+        let off = layout::offset_of_flat(&self.shape, &self.strides, self.offset, i);
+        Ok(self.host_read()?.get_f64(off))
+    }
+}
+
+#[inline(always)]
+pub fn convert<S: Element, T: Element>(x: S) -> T {
+    if S::DTYPE.is_float() || T::DTYPE.is_float() {
+        T::from_f64(x.to_f64())
+    } else {
+        T::from_i64(x.to_i64())
+    }
+}
+
+pub fn convert_slice<S: Element, T: Element>(s: &[S]) -> Vec<T> {
+    if S::DTYPE == T::DTYPE {
+        // Same type: a plain copy.
+        s.iter().map(|&x| convert::<S, T>(x)).collect()
+    } else {
+        s.iter().map(|&x| convert::<S, T>(x)).collect()
+    }
+}

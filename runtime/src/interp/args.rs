@@ -1,0 +1,99 @@
+//! Arguments of a builtin call: positional and keyword values, with helpers
+//! that give clear errors for missing, extra or unknown arguments.
+
+use crate::error::{Error, Result, did_you_mean};
+use crate::value::Value;
+use gcalc_lang::Span;
+
+pub struct Args {
+    /// The function's name, for messages.
+    pub name: &'static str,
+    pub pos: Vec<Value>,
+    pub kw: Vec<(String, Value)>,
+    /// Span of the whole call (errors about arguments point here).
+    pub span: Span,
+    /// Span of each positional argument.
+    pub pos_spans: Vec<Span>,
+    next: usize,
+}
+
+impl Args {
+    pub fn new(name: &'static str, pos: Vec<Value>, kw: Vec<(String, Value)>, span: Span) -> Args {
+        let pos_spans = vec![span; pos.len()];
+        Args { name, pos, kw, span, pos_spans, next: 0 }
+    }
+
+    /// The next positional argument, or the keyword `key`; an error if neither was given.
+    pub fn req(&mut self, key: &str) -> Result<Value> {
+        self.opt(key)?.ok_or_else(|| {
+            Error::value(format!("{}() missing required argument `{key}`", self.name))
+                .at(self.span)
+                .with_help(format!("see help({})", self.name))
+        })
+    }
+
+    /// The next positional argument, or the keyword `key`, if given. Giving both is an error.
+    pub fn opt(&mut self, key: &str) -> Result<Option<Value>> {
+        let kw = self.kw.iter().position(|(k, _)| k == key).map(|i| self.kw.remove(i).1);
+        if self.next < self.pos.len() {
+            let v = std::mem::replace(&mut self.pos[self.next], Value::None);
+            self.next += 1;
+            if kw.is_some() {
+                return Err(Error::value(format!("{}() got `{key}` both by position and by keyword", self.name))
+                    .at(self.span));
+            }
+            return Ok(Some(v));
+        }
+        Ok(kw)
+    }
+
+    /// Only the keyword `key` (never positional).
+    pub fn kw(&mut self, key: &str) -> Option<Value> {
+        self.kw.iter().position(|(k, _)| k == key).map(|i| self.kw.remove(i).1)
+    }
+
+    /// Every remaining positional argument.
+    pub fn rest(&mut self) -> Vec<Value> {
+        let out = self.pos.drain(self.next..).collect();
+        self.next = self.pos.len();
+        out
+    }
+
+    /// Span of the positional argument at `i` (or the call's span).
+    pub fn span_of(&self, i: usize) -> Span {
+        self.pos_spans.get(i).copied().unwrap_or(self.span)
+    }
+
+    /// Error on anything not consumed: too many positional arguments or unknown keywords.
+    pub fn finish(self) -> Result<()> {
+        if self.next < self.pos.len() {
+            return Err(Error::value(format!(
+                "{}() takes {} positional argument{} but {} were given",
+                self.name,
+                self.next,
+                if self.next == 1 { "" } else { "s" },
+                self.pos.len()
+            ))
+            .at(self.pos_spans.get(self.next).copied().unwrap_or(self.span))
+            .with_help(format!("see help({})", self.name)));
+        }
+        if let Some((k, _)) = self.kw.first() {
+            return Err(Error::value(format!("{}() got an unexpected keyword argument `{k}`", self.name))
+                .at(self.span)
+                .with_help(format!("see help({})", self.name)));
+        }
+        Ok(())
+    }
+
+    /// Like `finish`, but suggesting among the accepted keywords.
+    pub fn finish_with(self, accepted: &[&str]) -> Result<()> {
+        if let Some((k, _)) = self.kw.first() {
+            let mut e = Error::value(format!("{}() got an unexpected keyword argument `{k}`", self.name)).at(self.span);
+            e.help = Some(did_you_mean(k, accepted.iter().copied()).unwrap_or_else(|| {
+                format!("accepted keywords: {}", accepted.join(", "))
+            }));
+            return Err(e);
+        }
+        self.finish()
+    }
+}

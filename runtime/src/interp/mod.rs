@@ -1,0 +1,73 @@
+//! The tree-walking interpreter: scopes, functions and closures, control flow,
+//! and the dispatch of expressions to the op table (with elementwise fusion).
+
+pub mod args;
+
+pub use args::Args;
+
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::flags::Flags;
+use crate::output::Output;
+use crate::random::Rng;
+use crate::value::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A source text and the name it is shown under in errors (`file.gcalc`, `<stdin>`, `In[3]`).
+#[derive(Debug)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+pub struct Interp {
+    pub globals: HashMap<String, Value>,
+    /// Local scopes of the functions being called, innermost last.
+    pub(crate) frames: Vec<HashMap<String, Value>>,
+    pub flags: Flags,
+    pub rng: Rng,
+    pub out: Box<dyn Output>,
+    pub(crate) interrupt: Arc<AtomicBool>,
+    /// `args()` of a script.
+    pub script_args: Vec<String>,
+    /// The source being executed (for errors inside functions defined elsewhere).
+    pub(crate) source: Arc<Source>,
+}
+
+impl Interp {
+    pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
+        Interp {
+            globals: HashMap::new(),
+            frames: Vec::new(),
+            flags,
+            rng: Rng::default(),
+            out,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            script_args: Vec::new(),
+            source: Arc::new(Source { name: "<input>".into(), text: String::new() }),
+        }
+    }
+
+    /// The dtype of float literals and creation functions.
+    pub fn float_x(&self) -> DType {
+        self.flags.float_x
+    }
+
+    /// Where new arrays go when no `device=` is given.
+    pub fn default_device(&self) -> Device {
+        self.flags.resolved_device()
+    }
+
+    /// Stop with `Interrupted` if an interrupt was requested (checked between
+    /// statements, loop iterations and launches).
+    pub fn check_interrupt(&self) -> Result<()> {
+        if self.interrupt.swap(false, Ordering::Relaxed) { Err(Error::interrupted()) } else { Ok(()) }
+    }
+
+    pub fn print(&mut self, text: &str) {
+        self.out.stdout(text);
+    }
+}

@@ -1,0 +1,50 @@
+//! The op table: one entry per operation, read by the CPU loops, the CUDA code
+//! generator, fusion, autodiff, `help()` and completion.
+//!
+//! Invariant: an operation is defined in exactly one `OpDef`; nothing outside
+//! the table switches on op names.
+
+use crate::interp::{Args, Interp};
+use crate::error::Result;
+use crate::value::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+pub type BuiltinFn = fn(&mut Interp, Args) -> Result<Value>;
+
+pub struct OpDef {
+    pub name: &'static str,
+    /// Call signature as shown by help and the REPL hint: `exp(x)`, `sum(x, axis=none, keepdims=false)`.
+    pub sig: &'static str,
+    /// What it does, in a sentence or a short paragraph.
+    pub doc: &'static str,
+    /// Also callable as a method: `x.sum(axis=0)` calls `sum(x, axis=0)`.
+    pub method: bool,
+    pub kind: OpKind,
+}
+
+pub enum OpKind {
+    /// Evaluated by calling the function with the interpreter and the arguments.
+    Func(BuiltinFn),
+}
+
+/// Every table, joined. Each module that defines ops exports `pub static OPS: &[OpDef]`.
+fn tables() -> Vec<&'static [OpDef]> {
+    vec![]
+}
+
+fn index() -> &'static HashMap<&'static str, &'static OpDef> {
+    static INDEX: OnceLock<HashMap<&'static str, &'static OpDef>> = OnceLock::new();
+    INDEX.get_or_init(|| tables().into_iter().flatten().map(|d| (d.name, d)).collect())
+}
+
+pub fn lookup(name: &str) -> Option<&'static OpDef> {
+    index().get(name).copied()
+}
+
+/// Every op, sorted by name.
+pub fn all() -> Vec<&'static OpDef> {
+    let mut v: Vec<_> = index().values().copied().collect();
+    v.sort_by_key(|d| d.name);
+    v
+}

@@ -1,0 +1,111 @@
+//! The values of the language: arrays, weak scalars, strings, tuples, lists,
+//! functions, devices, dtypes, figures, CUDA modules, none.
+
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::ops::OpDef;
+use gcalc_lang::ast::FnBody;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub enum Value {
+    None,
+    /// `true` / `false` and the result of comparing scalars.
+    Bool(bool),
+    /// A weak integer (a literal, `len`, a loop counter): never widens an array's dtype.
+    Int(i64),
+    /// A weak float (a literal, `item()`): takes the dtype of the array it meets.
+    Float(f64),
+    Str(Arc<str>),
+    Array(Array),
+    Tuple(Arc<Vec<Value>>),
+    List(Arc<Vec<Value>>),
+    /// A user function (named or anonymous) with its captured environment.
+    Func(Arc<Function>),
+    /// A builtin from the op table.
+    Builtin(&'static OpDef),
+    /// A method looked up on a value (`x.sum`), waiting for its call.
+    Method(Box<Value>, &'static OpDef),
+    Device(Device),
+    DType(DType),
+    /// `range(a, b, step)`: iterated lazily.
+    Range(i64, i64, i64),
+    /// Values owned by other modules (figures, CUDA modules, gradient functions...).
+    Object(Arc<dyn Object>),
+}
+
+/// A value kind defined outside this module (figure, CUDA module, gradient function).
+pub trait Object: Send + Sync {
+    fn type_name(&self) -> &'static str;
+    /// Text shown at the prompt.
+    fn repr(&self) -> String;
+    /// Attribute lookup (`mod.kernel_name`), if the object has attributes.
+    fn attr(&self, _name: &str) -> Option<Value> {
+        None
+    }
+    /// Names for completion after `.`.
+    fn attr_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Calling the object (a kernel launch, a gradient function).
+    fn call(
+        &self,
+        _interp: &mut crate::interp::Interp,
+        _args: crate::interp::Args,
+    ) -> crate::Result<Value> {
+        Err(crate::Error::type_(format!("a {} cannot be called", self.type_name())))
+    }
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+pub struct Function {
+    pub name: String,
+    pub def: FnBody,
+    /// Variables captured where the function was defined (closures); globals are
+    /// looked up in the session at call time.
+    pub captured: Vec<(String, Value)>,
+    /// The source the function was parsed from (for error rendering).
+    pub source: Arc<crate::interp::Source>,
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "string",
+            Value::Array(_) => "array",
+            Value::Tuple(_) => "tuple",
+            Value::List(_) => "list",
+            Value::Func(_) | Value::Builtin(_) | Value::Method(..) => "function",
+            Value::Device(_) => "device",
+            Value::DType(_) => "dtype",
+            Value::Range(..) => "range",
+            Value::Object(o) => o.type_name(),
+        }
+    }
+    pub fn str(s: impl Into<Arc<str>>) -> Value {
+        Value::Str(s.into())
+    }
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Arc::new(v))
+    }
+    pub fn list(v: Vec<Value>) -> Value {
+        Value::List(Arc::new(v))
+    }
+    pub fn as_array(&self) -> Option<&Array> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+}
+
+impl From<Array> for Value {
+    fn from(a: Array) -> Value {
+        Value::Array(a)
+    }
+}
