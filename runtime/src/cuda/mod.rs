@@ -42,3 +42,24 @@ pub fn no_gpu() -> Error {
 pub fn gpu_count() -> usize {
     0
 }
+
+/// `a` on device `d`: `a` itself when it is already there, else a copy (the
+/// one way arrays move between devices: `copyto`, `to`, creation with `device=`).
+pub fn to_device(a: &Array, d: Device) -> Result<Array> {
+    if a.device() == d {
+        return Ok(a.clone());
+    }
+    copy_to_device(a, d)
+}
+
+/// A fresh copy of `a` on device `d`, even when it is already there.
+pub fn copy_to_device(a: &Array, d: Device) -> Result<Array> {
+    match d {
+        Device::Cpu => {
+            let h = a.to_host()?;
+            let data = crate::with_dtype!(h.dtype(), T => <T as crate::array::Element>::wrap(h.to_vec::<T>()?));
+            Ok(Array::from_host(data, h.shape().to_vec()))
+        }
+        Device::Gpu(_) => Err(no_gpu()),
+    }
+}
