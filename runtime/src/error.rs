@@ -91,7 +91,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
-        Error { kind, op: None, message: message.into(), help: None, span: None, notes: Vec::new() }
+        Error {
+            kind,
+            op: None,
+            message: message.into(),
+            help: None,
+            span: None,
+            notes: Vec::new(),
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
@@ -141,7 +148,10 @@ impl Error {
         Error::new(ErrorKind::Flag, msg)
     }
     pub fn interrupted() -> Error {
-        Error::new(ErrorKind::Interrupted, "the statement was interrupted; every variable keeps its value")
+        Error::new(
+            ErrorKind::Interrupted,
+            "the statement was interrupted; every variable keeps its value",
+        )
     }
     pub fn internal(msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::Internal, msg).with_help("this is a bug in gcalc; please report it")
@@ -168,7 +178,12 @@ impl Error {
 
     /// Render with the source line and a caret (the one rendering path).
     pub fn render(&self, source_name: &str, source: &str, color: bool) -> String {
-        gcalc_lang::render(&self.to_diagnostic(), source_name, source, gcalc_lang::RenderOptions { color })
+        gcalc_lang::render(
+            &self.to_diagnostic(),
+            source_name,
+            source,
+            gcalc_lang::RenderOptions { color },
+        )
     }
 }
 
@@ -191,7 +206,10 @@ impl From<std::io::Error> for Error {
 }
 
 /// "did you mean `foo`?" for a name among candidates (Damerau-free edit distance).
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         let d = edit_distance(name, c);

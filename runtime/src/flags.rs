@@ -24,17 +24,43 @@ pub struct Flags {
 
 impl Default for Flags {
     fn default() -> Flags {
-        Flags { device: DeviceFlag::Auto, float_x: DType::Float32, allow_gc: true, launch_blocking: false, profile: false }
+        Flags {
+            device: DeviceFlag::Auto,
+            float_x: DType::Float32,
+            allow_gc: true,
+            launch_blocking: false,
+            profile: false,
+        }
     }
 }
 
 /// Name, accepted values, and meaning of each flag (for `set`, help and completion).
 pub const FLAG_DOCS: &[(&str, &str, &str)] = &[
-    ("device", "auto cpu gpu gpu(N)", "where new arrays live; auto = first GPU if one is usable, else the CPU"),
-    ("floatX", "float16 float32 float64", "dtype of float literals and of creation functions when no dtype is given"),
-    ("allow_gc", "true false", "true: a GPU buffer is released as soon as nothing uses it; false: freed buffers stay pooled"),
-    ("launch_blocking", "true false", "every GPU launch waits for completion; errors point at the exact statement"),
-    ("profile", "true false", "record every operation; profile() prints the summary tables"),
+    (
+        "device",
+        "auto cpu gpu gpu(N)",
+        "where new arrays live; auto = first GPU if one is usable, else the CPU",
+    ),
+    (
+        "floatX",
+        "float16 float32 float64",
+        "dtype of float literals and of creation functions when no dtype is given",
+    ),
+    (
+        "allow_gc",
+        "true false",
+        "true: a GPU buffer is released as soon as nothing uses it; false: freed buffers stay pooled",
+    ),
+    (
+        "launch_blocking",
+        "true false",
+        "every GPU launch waits for completion; errors point at the exact statement",
+    ),
+    (
+        "profile",
+        "true false",
+        "record every operation; profile() prints the summary tables",
+    ),
 ];
 
 pub fn flag_names() -> impl Iterator<Item = &'static str> {
@@ -44,15 +70,22 @@ pub fn flag_names() -> impl Iterator<Item = &'static str> {
 fn unknown_flag(name: &str) -> Error {
     let mut e = Error::flag(format!("unknown flag `{name}`"));
     e.help = Some(match did_you_mean(name, flag_names()) {
-        Some(s) => format!("{s} valid flags: {}", flag_names().collect::<Vec<_>>().join(", ")),
-        None => format!("valid flags: {}", flag_names().collect::<Vec<_>>().join(", ")),
+        Some(s) => format!(
+            "{s} valid flags: {}",
+            flag_names().collect::<Vec<_>>().join(", ")
+        ),
+        None => format!(
+            "valid flags: {}",
+            flag_names().collect::<Vec<_>>().join(", ")
+        ),
     });
     e
 }
 
 fn bad_value(name: &str, value: &str) -> Error {
     let valid = FLAG_DOCS.iter().find(|f| f.0 == name).map_or("", |f| f.1);
-    Error::flag(format!("bad value `{value}` for flag `{name}`")).with_help(format!("valid values: {valid}"))
+    Error::flag(format!("bad value `{value}` for flag `{name}`"))
+        .with_help(format!("valid values: {valid}"))
 }
 
 fn parse_bool(name: &str, v: &str) -> Result<bool> {
@@ -72,9 +105,15 @@ pub fn parse_device(v: &str) -> Option<DeviceFlag> {
         "gpu" | "gpu()" | "cuda" => return Some(DeviceFlag::Gpu(0)),
         _ => {}
     }
-    let rest = v.strip_prefix("gpu").or_else(|| v.strip_prefix("cuda:")).or_else(|| v.strip_prefix("cuda"))?;
+    let rest = v
+        .strip_prefix("gpu")
+        .or_else(|| v.strip_prefix("cuda:"))
+        .or_else(|| v.strip_prefix("cuda"))?;
     let rest = rest.trim();
-    let n = rest.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(rest);
+    let n = rest
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(rest);
     n.trim().parse().ok().map(DeviceFlag::Gpu)
 }
 
@@ -85,7 +124,9 @@ impl Flags {
         match name {
             "device" => self.device = parse_device(value).ok_or_else(|| bad_value(name, value))?,
             "floatX" | "floatx" => {
-                self.float_x = DType::from_name(value).filter(|d| d.is_float()).ok_or_else(|| bad_value("floatX", value))?
+                self.float_x = DType::from_name(value)
+                    .filter(|d| d.is_float())
+                    .ok_or_else(|| bad_value("floatX", value))?
             }
             "allow_gc" => self.allow_gc = parse_bool(name, value)?,
             "launch_blocking" => self.launch_blocking = parse_bool(name, value)?,
@@ -115,7 +156,8 @@ impl Flags {
     pub fn apply_list(&mut self, list: &str, source: &str) -> Result<()> {
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once('=').ok_or_else(|| {
-                Error::flag(format!("{source}: `{item}` is not `name=value`")).with_help("example: device=cpu,floatX=float64")
+                Error::flag(format!("{source}: `{item}` is not `name=value`"))
+                    .with_help("example: device=cpu,floatX=float64")
             })?;
             self.set(k.trim(), v).map_err(|mut e| {
                 e.message = format!("{source}: {}", e.message);
@@ -141,7 +183,10 @@ impl Flags {
                 continue;
             }
             let (k, v) = line.split_once('=').ok_or_else(|| {
-                Error::flag(format!("{source}:{}: `{line}` is not `name = value`", n + 1))
+                Error::flag(format!(
+                    "{source}:{}: `{line}` is not `name = value`",
+                    n + 1
+                ))
             })?;
             self.set(k.trim(), v).map_err(|mut e| {
                 e.message = format!("{source}:{}: {}", n + 1, e.message);

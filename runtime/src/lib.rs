@@ -2,19 +2,27 @@
 //! values, flags, arrays, devices, the op table, and the CPU and CUDA backends.
 
 pub mod array;
+pub mod builtins;
+pub mod complete;
 pub mod cuda;
 pub mod device;
+pub mod display;
 pub mod error;
 pub mod flags;
 pub mod interp;
 pub mod ops;
 pub mod output;
 pub mod random;
+pub mod session;
 pub mod value;
 
 pub use array::{Array, Element, HostData};
+pub use complete::Completion;
 pub use device::Device;
 pub use error::{Error, ErrorKind, Result};
+pub use flags::Flags;
 pub use gcalc_kernels::dtype;
 pub use gcalc_kernels::dtype::DType;
+pub use output::{DisplayData, Output};
+pub use session::{ExecError, ExecOutcome, InterruptHandle, Session, VarInfo};
 pub use value::Value;

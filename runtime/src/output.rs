@@ -13,7 +13,10 @@ pub struct DisplayData {
 
 impl DisplayData {
     pub fn text(s: impl Into<String>) -> DisplayData {
-        DisplayData { text: s.into(), ..Default::default() }
+        DisplayData {
+            text: s.into(),
+            ..Default::default()
+        }
     }
 }
 
@@ -29,12 +32,20 @@ pub struct Progress {
 impl Progress {
     /// `[#####-----]  50/100  12.3 it/s  ETA 4s` (terminal style, one line, no newline).
     pub fn render_line(&self, width: usize) -> String {
-        let rate = if self.elapsed_s > 0.0 { self.done as f64 / self.elapsed_s } else { 0.0 };
+        let rate = if self.elapsed_s > 0.0 {
+            self.done as f64 / self.elapsed_s
+        } else {
+            0.0
+        };
         match self.total {
             Some(t) if t > 0 => {
                 let frac = (self.done as f64 / t as f64).clamp(0.0, 1.0);
                 let filled = (frac * width as f64).round() as usize;
-                let eta = if rate > 0.0 { (t - self.done.min(t)) as f64 / rate } else { 0.0 };
+                let eta = if rate > 0.0 {
+                    (t - self.done.min(t)) as f64 / rate
+                } else {
+                    0.0
+                };
                 format!(
                     "[{}{}] {}/{} {:5.1}% {:.1} it/s ETA {:.1}s",
                     "#".repeat(filled),
@@ -86,6 +97,10 @@ impl Output for Captured {
         self.displays.push(data.clone());
     }
     fn input(&mut self, _prompt: &str) -> Option<String> {
-        if self.inputs.is_empty() { None } else { Some(self.inputs.remove(0)) }
+        if self.inputs.is_empty() {
+            None
+        } else {
+            Some(self.inputs.remove(0))
+        }
     }
 }

@@ -11,6 +11,9 @@ pub struct Rng {
 
 impl Default for Rng {
     fn default() -> Rng {
-        Rng { key: 0x5eed_6ca1c, counter: 0 }
+        Rng {
+            key: 0x5eed_6ca1c,
+            counter: 0,
+        }
     }
 }

@@ -54,7 +54,10 @@ pub trait Object: Send + Sync {
         _interp: &mut crate::interp::Interp,
         _args: crate::interp::Args,
     ) -> crate::Result<Value> {
-        Err(crate::Error::type_(format!("a {} cannot be called", self.type_name())))
+        Err(crate::Error::type_(format!(
+            "a {} cannot be called",
+            self.type_name()
+        )))
     }
     fn as_any(&self) -> &dyn std::any::Any;
 }

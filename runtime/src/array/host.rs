@@ -67,10 +67,33 @@ macro_rules! element {
     };
 }
 
-element!(bool, Bool, Bool, |x: bool| x as u8 as f64, |v: f64| v != 0.0, |x: bool| x as i64, |v: i64| v
-    != 0);
-element!(i32, I32, Int32, |x: i32| x as f64, |v: f64| v as i32, |x: i32| x as i64, |v: i64| v as i32);
-element!(i64, I64, Int64, |x: i64| x as f64, |v: f64| v as i64, |x: i64| x, |v: i64| v);
+element!(
+    bool,
+    Bool,
+    Bool,
+    |x: bool| x as u8 as f64,
+    |v: f64| v != 0.0,
+    |x: bool| x as i64,
+    |v: i64| v != 0
+);
+element!(
+    i32,
+    I32,
+    Int32,
+    |x: i32| x as f64,
+    |v: f64| v as i32,
+    |x: i32| x as i64,
+    |v: i64| v as i32
+);
+element!(
+    i64,
+    I64,
+    Int64,
+    |x: i64| x as f64,
+    |v: f64| v as i64,
+    |x: i64| x,
+    |v: i64| v
+);
 element!(
     f16,
     F16,
@@ -80,8 +103,24 @@ element!(
     |x: f16| x.to_f64() as i64,
     |v: i64| f16::from_f64(v as f64)
 );
-element!(f32, F32, Float32, |x: f32| x as f64, |v: f64| v as f32, |x: f32| x as i64, |v: i64| v as f32);
-element!(f64, F64, Float64, |x: f64| x, |v: f64| v, |x: f64| x as i64, |v: i64| v as f64);
+element!(
+    f32,
+    F32,
+    Float32,
+    |x: f32| x as f64,
+    |v: f64| v as f32,
+    |x: f32| x as i64,
+    |v: i64| v as f32
+);
+element!(
+    f64,
+    F64,
+    Float64,
+    |x: f64| x,
+    |v: f64| v,
+    |x: f64| x as i64,
+    |v: i64| v as f64
+);
 
 /// Run `$body` with `$T` bound to the Rust type of `$dtype`.
 #[macro_export]
@@ -169,13 +208,31 @@ impl HostData {
         let count = b.len() / n;
         Some(match dtype {
             DType::Bool => HostData::Bool(b.iter().map(|&x| x != 0).collect()),
-            DType::Int32 => HostData::I32((0..count).map(|i| i32::from_le_bytes(arr(&b[i * 4..]))).collect()),
-            DType::Int64 => HostData::I64((0..count).map(|i| i64::from_le_bytes(arr(&b[i * 8..]))).collect()),
-            DType::Float16 => {
-                HostData::F16((0..count).map(|i| f16::from_le_bytes(arr(&b[i * 2..]))).collect())
-            }
-            DType::Float32 => HostData::F32((0..count).map(|i| f32::from_le_bytes(arr(&b[i * 4..]))).collect()),
-            DType::Float64 => HostData::F64((0..count).map(|i| f64::from_le_bytes(arr(&b[i * 8..]))).collect()),
+            DType::Int32 => HostData::I32(
+                (0..count)
+                    .map(|i| i32::from_le_bytes(arr(&b[i * 4..])))
+                    .collect(),
+            ),
+            DType::Int64 => HostData::I64(
+                (0..count)
+                    .map(|i| i64::from_le_bytes(arr(&b[i * 8..])))
+                    .collect(),
+            ),
+            DType::Float16 => HostData::F16(
+                (0..count)
+                    .map(|i| f16::from_le_bytes(arr(&b[i * 2..])))
+                    .collect(),
+            ),
+            DType::Float32 => HostData::F32(
+                (0..count)
+                    .map(|i| f32::from_le_bytes(arr(&b[i * 4..])))
+                    .collect(),
+            ),
+            DType::Float64 => HostData::F64(
+                (0..count)
+                    .map(|i| f64::from_le_bytes(arr(&b[i * 8..])))
+                    .collect(),
+            ),
         })
     }
 }

@@ -28,8 +28,16 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &str) -> Result<Vec<usize>
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {
-        let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
-        let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
+        let da = if i + a.len() >= n {
+            a[i + a.len() - n]
+        } else {
+            1
+        };
+        let db = if i + b.len() >= n {
+            b[i + b.len() - n]
+        } else {
+            1
+        };
         out[i] = if da == db || db == 1 {
             da
         } else if da == 1 {
@@ -57,7 +65,11 @@ pub fn broadcast_strides(shape: &[usize], strides: &[isize], to: &[usize]) -> Ve
                 0
             } else {
                 let j = i + k - n;
-                if shape[j] == 1 && to[i] != 1 { 0 } else { strides[j] }
+                if shape[j] == 1 && to[i] != 1 {
+                    0
+                } else {
+                    strides[j]
+                }
             }
         })
         .collect()
@@ -68,13 +80,26 @@ pub fn fmt_shape(s: &[usize]) -> String {
     match s.len() {
         0 => "()".into(),
         1 => format!("({},)", s[0]),
-        _ => format!("({})", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            s.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
 /// `3x2` style text of a shape, for the trailer `<3x2 float32 @cpu(0)>`.
 pub fn fmt_shape_x(s: &[usize]) -> String {
-    if s.is_empty() { "scalar".into() } else { s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x") }
+    if s.is_empty() {
+        "scalar".into()
+    } else {
+        s.iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("x")
+    }
 }
 
 /// Offset of the element at C-order flat position `i`.
@@ -131,7 +156,13 @@ impl OffsetIter {
         let (s, st) = merge_dims(shape, &[strides]);
         let remaining = shape.iter().product();
         let st = st.into_iter().next().unwrap_or_default();
-        OffsetIter { idx: vec![0; s.len()], shape: s, strides: st, cur: offset as isize, remaining }
+        OffsetIter {
+            idx: vec![0; s.len()],
+            shape: s,
+            strides: st,
+            cur: offset as isize,
+            remaining,
+        }
     }
 }
 

@@ -2,8 +2,11 @@
 //! (dtype, shape, strides in elements, offset). Slicing, transposing and most
 //! reshapes make new views of the same buffer, as in NumPy.
 
+pub mod create;
 pub mod host;
+pub mod index;
 pub mod layout;
+pub mod print;
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -37,7 +40,13 @@ pub struct Array {
 
 impl std::fmt::Debug for Array {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Array<{:?} {} @{}>", self.shape, self.dtype, self.device())
+        write!(
+            f,
+            "Array<{:?} {} @{}>",
+            self.shape,
+            self.dtype,
+            self.device()
+        )
     }
 }
 
@@ -47,7 +56,13 @@ impl Array {
         debug_assert_eq!(data.len(), shape.iter().product::<usize>());
         let dtype = data.dtype();
         let strides = layout::contiguous_strides(&shape);
-        Array { storage: Arc::new(Storage::Host(RwLock::new(data))), dtype, shape, strides, offset: 0 }
+        Array {
+            storage: Arc::new(Storage::Host(RwLock::new(data))),
+            dtype,
+            shape,
+            strides,
+            offset: 0,
+        }
     }
     pub fn from_vec<T: Element>(v: Vec<T>, shape: Vec<usize>) -> Array {
         Array::from_host(T::wrap(v), shape)
@@ -58,12 +73,24 @@ impl Array {
     }
     pub fn from_storage(storage: Arc<Storage>, dtype: DType, shape: Vec<usize>) -> Array {
         let strides = layout::contiguous_strides(&shape);
-        Array { storage, dtype, shape, strides, offset: 0 }
+        Array {
+            storage,
+            dtype,
+            shape,
+            strides,
+            offset: 0,
+        }
     }
     /// A view of the same buffer with another layout. The caller guarantees the
     /// layout stays inside the buffer.
     pub fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Array {
-        Array { storage: self.storage.clone(), dtype: self.dtype, shape, strides, offset }
+        Array {
+            storage: self.storage.clone(),
+            dtype: self.dtype,
+            shape,
+            strides,
+            offset,
+        }
     }
 
     pub fn dtype(&self) -> DType {
@@ -202,4 +229,18 @@ pub fn convert_slice<S: Element, T: Element>(s: &[S]) -> Vec<T> {
     } else {
         s.iter().map(|&x| convert::<S, T>(x)).collect()
     }
+}
+
+/// NumPy's `same_kind` casting: within a kind or to a larger kind (bool < int < float).
+pub fn can_cast_same_kind(from: DType, to: DType) -> bool {
+    let rank = |d: DType| {
+        if d.is_bool() {
+            0
+        } else if d.is_int() {
+            1
+        } else {
+            2
+        }
+    };
+    rank(from) <= rank(to)
 }

@@ -20,7 +20,14 @@ pub struct Args {
 impl Args {
     pub fn new(name: &'static str, pos: Vec<Value>, kw: Vec<(String, Value)>, span: Span) -> Args {
         let pos_spans = vec![span; pos.len()];
-        Args { name, pos, kw, span, pos_spans, next: 0 }
+        Args {
+            name,
+            pos,
+            kw,
+            span,
+            pos_spans,
+            next: 0,
+        }
     }
 
     /// The next positional argument, or the keyword `key`; an error if neither was given.
@@ -34,13 +41,20 @@ impl Args {
 
     /// The next positional argument, or the keyword `key`, if given. Giving both is an error.
     pub fn opt(&mut self, key: &str) -> Result<Option<Value>> {
-        let kw = self.kw.iter().position(|(k, _)| k == key).map(|i| self.kw.remove(i).1);
+        let kw = self
+            .kw
+            .iter()
+            .position(|(k, _)| k == key)
+            .map(|i| self.kw.remove(i).1);
         if self.next < self.pos.len() {
             let v = std::mem::replace(&mut self.pos[self.next], Value::None);
             self.next += 1;
             if kw.is_some() {
-                return Err(Error::value(format!("{}() got `{key}` both by position and by keyword", self.name))
-                    .at(self.span));
+                return Err(Error::value(format!(
+                    "{}() got `{key}` both by position and by keyword",
+                    self.name
+                ))
+                .at(self.span));
             }
             return Ok(Some(v));
         }
@@ -49,7 +63,10 @@ impl Args {
 
     /// Only the keyword `key` (never positional).
     pub fn kw(&mut self, key: &str) -> Option<Value> {
-        self.kw.iter().position(|(k, _)| k == key).map(|i| self.kw.remove(i).1)
+        self.kw
+            .iter()
+            .position(|(k, _)| k == key)
+            .map(|i| self.kw.remove(i).1)
     }
 
     /// Every remaining positional argument.
@@ -78,9 +95,12 @@ impl Args {
             .with_help(format!("see help({})", self.name)));
         }
         if let Some((k, _)) = self.kw.first() {
-            return Err(Error::value(format!("{}() got an unexpected keyword argument `{k}`", self.name))
-                .at(self.span)
-                .with_help(format!("see help({})", self.name)));
+            return Err(Error::value(format!(
+                "{}() got an unexpected keyword argument `{k}`",
+                self.name
+            ))
+            .at(self.span)
+            .with_help(format!("see help({})", self.name)));
         }
         Ok(())
     }
@@ -88,10 +108,15 @@ impl Args {
     /// Like `finish`, but suggesting among the accepted keywords.
     pub fn finish_with(self, accepted: &[&str]) -> Result<()> {
         if let Some((k, _)) = self.kw.first() {
-            let mut e = Error::value(format!("{}() got an unexpected keyword argument `{k}`", self.name)).at(self.span);
-            e.help = Some(did_you_mean(k, accepted.iter().copied()).unwrap_or_else(|| {
-                format!("accepted keywords: {}", accepted.join(", "))
-            }));
+            let mut e = Error::value(format!(
+                "{}() got an unexpected keyword argument `{k}`",
+                self.name
+            ))
+            .at(self.span);
+            e.help = Some(
+                did_you_mean(k, accepted.iter().copied())
+                    .unwrap_or_else(|| format!("accepted keywords: {}", accepted.join(", "))),
+            );
             return Err(e);
         }
         self.finish()

@@ -2,6 +2,9 @@
 //! and the dispatch of expressions to the op table (with elementwise fusion).
 
 pub mod args;
+mod call;
+mod eval;
+mod exec;
 
 pub use args::Args;
 
@@ -35,6 +38,24 @@ pub struct Interp {
     pub script_args: Vec<String>,
     /// The source being executed (for errors inside functions defined elsewhere).
     pub(crate) source: Arc<Source>,
+    /// Expression nesting (guards the native stack).
+    pub(crate) depth: usize,
+    /// Loops enclosing the current statement in the current function.
+    pub(crate) loop_depth: usize,
+    /// A `return` met inside a block used as an expression (`if c { return x }`).
+    pub(crate) pending_return: Option<Value>,
+    /// A `break` (true) or `continue` (false) met likewise.
+    pub(crate) pending_break: Option<bool>,
+    /// The statement being executed (its span names it in deferred errors).
+    pub current_stmt: gcalc_lang::Span,
+}
+
+/// How a statement ended.
+pub(crate) enum Flow {
+    Normal(Option<Value>),
+    Break,
+    Continue,
+    Return(Value),
 }
 
 impl Interp {
@@ -47,7 +68,15 @@ impl Interp {
             out,
             interrupt: Arc::new(AtomicBool::new(false)),
             script_args: Vec::new(),
-            source: Arc::new(Source { name: "<input>".into(), text: String::new() }),
+            source: Arc::new(Source {
+                name: "<input>".into(),
+                text: String::new(),
+            }),
+            depth: 0,
+            loop_depth: 0,
+            pending_return: None,
+            pending_break: None,
+            current_stmt: gcalc_lang::Span::default(),
         }
     }
 
@@ -64,10 +93,50 @@ impl Interp {
     /// Stop with `Interrupted` if an interrupt was requested (checked between
     /// statements, loop iterations and launches).
     pub fn check_interrupt(&self) -> Result<()> {
-        if self.interrupt.swap(false, Ordering::Relaxed) { Err(Error::interrupted()) } else { Ok(()) }
+        if self.interrupt.swap(false, Ordering::Relaxed) {
+            Err(Error::interrupted())
+        } else {
+            Ok(())
+        }
     }
 
     pub fn print(&mut self, text: &str) {
         self.out.stdout(text);
+    }
+}
+
+impl Interp {
+    /// Run a parsed program from `source`; the value of its last statement when
+    /// that is an expression (what a prompt shows).
+    pub fn run(
+        &mut self,
+        prog: &gcalc_lang::Program,
+        name: &str,
+        text: &str,
+    ) -> Result<Option<Value>> {
+        self.set_source(name, text);
+        self.frames.clear();
+        self.depth = 0;
+        self.loop_depth = 0;
+        self.pending_return = None;
+        self.pending_break = None;
+        let r = self.exec_block(&prog.stmts);
+        self.frames.clear();
+        match r? {
+            Flow::Normal(v) => Ok(v),
+            _ => Ok(None),
+        }
+    }
+
+    /// The interrupt flag shared with front-ends.
+    pub fn interrupt_flag(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Called after `set` changed a flag.
+    pub(crate) fn flags_changed(&mut self) {}
+
+    pub fn source(&self) -> &Source {
+        &self.source
     }
 }

@@ -4,9 +4,11 @@
 //! Invariant: an operation is defined in exactly one `OpDef`; nothing outside
 //! the table switches on op names.
 
-use crate::interp::{Args, Interp};
 use crate::error::Result;
+use crate::interp::{Args, Interp};
 use crate::value::Value;
+pub mod fuse;
+
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -26,16 +28,28 @@ pub struct OpDef {
 pub enum OpKind {
     /// Evaluated by calling the function with the interpreter and the arguments.
     Func(BuiltinFn),
+    /// STUB marker until the ops branch lands.
+    Elementwise(()),
 }
 
 /// Every table, joined. Each module that defines ops exports `pub static OPS: &[OpDef]`.
 fn tables() -> Vec<&'static [OpDef]> {
-    vec![]
+    vec![
+        crate::builtins::lang::OPS,
+        crate::builtins::device::OPS,
+        crate::builtins::help::OPS,
+    ]
 }
 
 fn index() -> &'static HashMap<&'static str, &'static OpDef> {
     static INDEX: OnceLock<HashMap<&'static str, &'static OpDef>> = OnceLock::new();
-    INDEX.get_or_init(|| tables().into_iter().flatten().map(|d| (d.name, d)).collect())
+    INDEX.get_or_init(|| {
+        tables()
+            .into_iter()
+            .flatten()
+            .map(|d| (d.name, d))
+            .collect()
+    })
 }
 
 pub fn lookup(name: &str) -> Option<&'static OpDef> {
@@ -47,4 +61,27 @@ pub fn all() -> Vec<&'static OpDef> {
     let mut v: Vec<_> = index().values().copied().collect();
     v.sort_by_key(|d| d.name);
     v
+}
+
+/// Check an elementwise op's argument count.
+pub fn check_arity(def: &OpDef, n: usize) -> crate::Result<()> {
+    let want = def.sig.matches(',').count() + 1;
+    if n != want {
+        return Err(crate::Error::value(format!(
+            "{}() takes {want} argument{} but {n} were given",
+            def.name,
+            if want == 1 { "" } else { "s" }
+        ))
+        .with_help(format!("usage: {}", def.sig)));
+    }
+    Ok(())
+}
+
+/// Operands on two devices: the error that names both and the fix.
+pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> crate::Error {
+    crate::Error::device(format!("operands on {a} and {b}"))
+        .with_op(op)
+        .with_help(format!(
+            "move one first: x.to({b}) or x.copyto({a}); nothing is copied behind your back"
+        ))
 }

@@ -1,0 +1,177 @@
+//! Device builtins: cpu(), gpu(i), devices(), sync(), x.to(d), x.copyto(d), mem().
+
+use super::lang::int_arg;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::ops::{OpDef, OpKind};
+use crate::value::Value;
+
+pub static OPS: &[OpDef] = &[
+    OpDef {
+        name: "cpu",
+        sig: "cpu()",
+        doc: "The CPU device.",
+        method: false,
+        kind: OpKind::Func(cpu),
+    },
+    OpDef {
+        name: "gpu",
+        sig: "gpu(i=0)",
+        doc: "GPU number i. An error when no such GPU is usable (devices() lists them).",
+        method: false,
+        kind: OpKind::Func(gpu),
+    },
+    OpDef {
+        name: "devices",
+        sig: "devices()",
+        doc: "The devices gcalc can use, with name, memory used/total, compute capability and driver (like nvidia-smi).",
+        method: false,
+        kind: OpKind::Func(devices),
+    },
+    OpDef {
+        name: "sync",
+        sig: "sync() | x.sync()",
+        doc: "Wait for queued GPU work: all devices, or the device of x. Errors from queued work are reported here.",
+        method: true,
+        kind: OpKind::Func(sync),
+    },
+    OpDef {
+        name: "to",
+        sig: "x.to(device)",
+        doc: "x on `device`: x itself when it is already there (`x.to(x.device) is x`), else a copy.",
+        method: true,
+        kind: OpKind::Func(to),
+    },
+    OpDef {
+        name: "copyto",
+        sig: "x.copyto(device)",
+        doc: "A new copy of x on `device`, even when x is already there.",
+        method: true,
+        kind: OpKind::Func(copyto),
+    },
+    OpDef {
+        name: "mem",
+        sig: "mem()",
+        doc: "GPU memory: in use, pooled (reserved), peak, and the device's free/total.",
+        method: false,
+        kind: OpKind::Func(mem),
+    },
+];
+
+/// Error unless GPU `i` is usable.
+pub fn check_gpu(i: u32) -> Result<()> {
+    let n = crate::cuda::gpu_count();
+    if n == 0 {
+        return Err(crate::cuda::no_gpu());
+    }
+    if i as usize >= n {
+        return Err(Error::device(format!(
+            "gpu({i}) does not exist: this machine has {n} GPU{}",
+            if n == 1 { "" } else { "s" }
+        ))
+        .with_help(format!("use gpu(0) .. gpu({})", n - 1)));
+    }
+    Ok(())
+}
+
+/// Wait for every device's queued work (a no-op on the CPU).
+pub fn sync_all() -> Result<()> {
+    Ok(())
+}
+
+pub fn device_arg(v: &Value) -> Result<Device> {
+    match v {
+        Value::Device(d) => Ok(*d),
+        Value::Str(s) => match crate::flags::parse_device(s) {
+            Some(crate::flags::DeviceFlag::Cpu) => Ok(Device::Cpu),
+            Some(crate::flags::DeviceFlag::Gpu(i)) => {
+                check_gpu(i)?;
+                Ok(Device::Gpu(i))
+            }
+            _ => {
+                Err(Error::value(format!("{s:?} is not a device")).with_help("use cpu() or gpu(i)"))
+            }
+        },
+        other => Err(
+            Error::type_(format!("expected a device, not a {}", other.type_name()))
+                .with_help("use cpu() or gpu(i)"),
+        ),
+    }
+}
+
+fn cpu(_: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::Device(Device::Cpu))
+}
+
+fn gpu(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let i = a
+        .opt("i")?
+        .map(|v| int_arg(&v, "gpu index"))
+        .transpose()?
+        .unwrap_or(0);
+    a.finish()?;
+    if i < 0 {
+        return Err(Error::value(format!(
+            "gpu({i}): the index must be 0 or more"
+        )));
+    }
+    check_gpu(i as u32)?;
+    Ok(Value::Device(Device::Gpu(i as u32)))
+}
+
+fn devices(i: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    let mut list = vec![Value::Device(Device::Cpu)];
+    let mut text = format!("cpu(0): {} threads\n", rayon::current_num_threads());
+    let n = crate::cuda::gpu_count();
+    for g in 0..n {
+        list.push(Value::Device(Device::Gpu(g as u32)));
+    }
+    if n == 0 {
+        text.push_str(&format!("no GPU: {}\n", crate::cuda::no_gpu().message));
+    }
+    i.out.stdout(&text);
+    Ok(Value::list(list))
+}
+
+fn sync(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.opt("x")?;
+    a.finish()?;
+    sync_all()?;
+    Ok(x.unwrap_or(Value::None))
+}
+
+fn array_arg(v: Value, op: &str) -> Result<crate::array::Array> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => Err(Error::type_(format!(
+            "{op}() needs an array, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(a.req("x")?, "to")?;
+    let d = device_arg(&a.req("device")?)?;
+    a.finish()?;
+    Ok(Value::Array(crate::cuda::to_device(&x, d)?))
+}
+
+fn copyto(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(a.req("x")?, "copyto")?;
+    let d = device_arg(&a.req("device")?)?;
+    a.finish()?;
+    Ok(Value::Array(crate::cuda::copy_to_device(&x, d)?))
+}
+
+fn mem(i: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    if crate::cuda::gpu_count() == 0 {
+        i.out
+            .stdout("no GPU: nothing is allocated on a device (CPU arrays use ordinary memory)\n");
+    }
+    Ok(Value::None)
+}

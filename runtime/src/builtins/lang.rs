@@ -1,0 +1,505 @@
+//! Builtins of the language: print, len, range, args, input, display,
+//! progress, timeit, conversions and comparisons of whole arrays.
+
+use crate::display::{repr, to_text};
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::ops::{OpDef, OpKind};
+use crate::output::Progress;
+use crate::value::{Object, Value};
+use std::time::Instant;
+
+macro_rules! def {
+    ($name:expr, $sig:expr, $doc:expr, $f:expr) => {
+        OpDef {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            method: false,
+            kind: OpKind::Func($f),
+        }
+    };
+}
+
+pub static OPS: &[OpDef] = &[
+    def!(
+        "print",
+        "print(values..., sep=\" \", end=\"\\n\")",
+        "Write the values to standard output, separated by `sep`. Arrays print as NumPy prints them.",
+        print_
+    ),
+    def!(
+        "eprint",
+        "eprint(values...)",
+        "Like print, to standard error.",
+        eprint
+    ),
+    def!(
+        "len",
+        "len(x)",
+        "Length of a string, tuple, list, range, or the first axis of an array.",
+        len
+    ),
+    def!(
+        "range",
+        "range(stop) | range(start, stop, step=1)",
+        "Integers from start (0) up to but not including stop, for loops.",
+        range
+    ),
+    def!(
+        "args",
+        "args()",
+        "The command-line arguments given to a script after its file name, as a list of strings.",
+        args_
+    ),
+    def!(
+        "input",
+        "input(prompt=\"\")",
+        "Read a line of text from the user (the terminal or the notebook's input box).",
+        input
+    ),
+    def!(
+        "display",
+        "display(x)",
+        "Show a value now (rich output in Jupyter: arrays as tables, figures inline).",
+        display
+    ),
+    def!(
+        "clear_output",
+        "clear_output(wait=false)",
+        "Clear the output of the current cell (Jupyter) or do nothing (terminal).",
+        clear_output
+    ),
+    def!(
+        "progress",
+        "progress(iterable)",
+        "Wrap a loop's iterable to show a progress bar with rate and ETA.",
+        progress
+    ),
+    def!(
+        "timeit",
+        "timeit(f, n=100)",
+        "Call the function `f` n times (after one warm-up call), waiting for the devices, and give the mean seconds per call.",
+        timeit
+    ),
+    def!(
+        "str",
+        "str(x)",
+        "The text of a value, as print shows it.",
+        str_
+    ),
+    def!(
+        "int",
+        "int(x)",
+        "An integer from a number, a one-element array or a string.",
+        int_
+    ),
+    def!(
+        "float",
+        "float(x)",
+        "A float from a number, a one-element array or a string.",
+        float_
+    ),
+    def!("type", "type(x)", "The name of a value's type.", type_),
+    def!(
+        "allclose",
+        "allclose(a, b, rtol=1e-5, atol=1e-8)",
+        "Whether every element of a and b is close: |a - b| <= atol + rtol * |b| (NumPy's rule). Operands on one device.",
+        allclose
+    ),
+    def!(
+        "enumerate",
+        "enumerate(xs)",
+        "A list of (index, item) tuples.",
+        enumerate
+    ),
+    def!(
+        "zip",
+        "zip(xs, ys, ...)",
+        "A list of tuples taking one item from each sequence.",
+        zip
+    ),
+];
+
+fn join_values(args: &mut Args) -> Result<String> {
+    let sep = match args.kw("sep") {
+        Some(Value::Str(s)) => s.to_string(),
+        Some(other) => {
+            return Err(Error::type_(format!(
+                "sep must be a string, not a {}",
+                other.type_name()
+            )));
+        }
+        None => " ".into(),
+    };
+    let end = match args.kw("end") {
+        Some(Value::Str(s)) => s.to_string(),
+        Some(other) => {
+            return Err(Error::type_(format!(
+                "end must be a string, not a {}",
+                other.type_name()
+            )));
+        }
+        None => "\n".into(),
+    };
+    let parts: Vec<String> = args.rest().iter().map(to_text).collect();
+    Ok(parts.join(&sep) + &end)
+}
+
+fn print_(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let s = join_values(&mut a)?;
+    a.finish()?;
+    i.out.stdout(&s);
+    Ok(Value::None)
+}
+
+fn eprint(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let s = join_values(&mut a)?;
+    a.finish()?;
+    i.out.stderr(&s);
+    Ok(Value::None)
+}
+
+fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("x")?;
+    a.finish()?;
+    Ok(Value::Int(match &x {
+        Value::Str(s) => s.chars().count() as i64,
+        Value::Tuple(t) | Value::List(t) => t.len() as i64,
+        Value::Array(arr) if arr.ndim() > 0 => arr.shape()[0] as i64,
+        Value::Range(s, e, st) => {
+            let n = if *st > 0 {
+                (e - s + st - 1) / st
+            } else {
+                (s - e - st - 1) / -st
+            };
+            n.max(0)
+        }
+        other => {
+            return Err(Error::type_(format!(
+                "a {} has no length",
+                repr_type(other)
+            )));
+        }
+    }))
+}
+
+fn repr_type(v: &Value) -> String {
+    match v {
+        Value::Array(a) if a.ndim() == 0 => "0-d array".into(),
+        other => other.type_name().into(),
+    }
+}
+
+/// An integer argument (weak int, or an integer 0-d array).
+pub fn int_arg(v: &Value, what: &str) -> Result<i64> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        Value::Bool(b) => Ok(*b as i64),
+        Value::Array(a) if a.size() == 1 && (a.dtype().is_int() || a.dtype().is_bool()) => {
+            Ok(a.to_vec::<i64>()?[0])
+        }
+        other => Err(Error::type_(format!(
+            "{what} must be an integer, not a {}",
+            repr_type(other)
+        ))),
+    }
+}
+
+/// A float argument (any number, or a one-element array).
+pub fn float_arg(v: &Value, what: &str) -> Result<f64> {
+    match v {
+        Value::Int(i) => Ok(*i as f64),
+        Value::Float(f) => Ok(*f),
+        Value::Bool(b) => Ok(*b as i64 as f64),
+        Value::Array(a) if a.size() == 1 => Ok(a.to_vec::<f64>()?[0]),
+        other => Err(Error::type_(format!(
+            "{what} must be a number, not a {}",
+            repr_type(other)
+        ))),
+    }
+}
+
+fn range(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let first = a.req("stop")?;
+    let second = a.opt("stop2")?;
+    let step = a
+        .opt("step")?
+        .map(|v| int_arg(&v, "step"))
+        .transpose()?
+        .unwrap_or(1);
+    a.finish()?;
+    let (start, stop) = match second {
+        None => (0, int_arg(&first, "stop")?),
+        Some(s) => (int_arg(&first, "start")?, int_arg(&s, "stop")?),
+    };
+    if step == 0 {
+        return Err(Error::value("range() step must not be zero"));
+    }
+    Ok(Value::Range(start, stop, step))
+}
+
+fn args_(i: &mut Interp, a: Args) -> Result<Value> {
+    a.finish()?;
+    Ok(Value::list(
+        i.script_args
+            .iter()
+            .map(|s| Value::str(s.as_str()))
+            .collect(),
+    ))
+}
+
+fn input(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let prompt = a.opt("prompt")?.map(|v| to_text(&v)).unwrap_or_default();
+    a.finish()?;
+    match i.out.input(&prompt) {
+        Some(s) => Ok(Value::str(s.trim_end_matches(['\n', '\r']))),
+        None => Err(Error::io("input(): no input available (end of input)")),
+    }
+}
+
+fn display(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let vals = a.rest();
+    a.finish()?;
+    for v in vals {
+        if let Some(d) = crate::display::display_data(&v) {
+            i.out.display(&d);
+        }
+    }
+    Ok(Value::None)
+}
+
+fn clear_output(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let wait = a
+        .opt("wait")?
+        .map(|v| i.truthy(&v))
+        .transpose()?
+        .unwrap_or(false);
+    a.finish()?;
+    i.out.clear_output(wait);
+    Ok(Value::None)
+}
+
+/// The value `progress(xs)` gives: iterating it shows a bar.
+pub struct ProgressIter {
+    pub inner: Value,
+}
+
+/// A running progress bar.
+pub struct ProgressState {
+    start: Instant,
+    last: Instant,
+    done: u64,
+}
+
+impl ProgressIter {
+    pub fn start(&self) -> ProgressState {
+        let now = Instant::now();
+        ProgressState {
+            start: now,
+            last: now,
+            done: 0,
+        }
+    }
+}
+
+impl ProgressState {
+    pub(crate) fn step(&mut self, interp: &mut Interp, total: Option<u64>, ended: bool) {
+        if ended {
+            return;
+        }
+        self.done += 1;
+        // Redraw at most ten times a second.
+        if self.last.elapsed().as_millis() >= 100 || self.done == 1 {
+            self.last = Instant::now();
+            let p = Progress {
+                done: self.done - 1,
+                total,
+                elapsed_s: self.start.elapsed().as_secs_f64(),
+                finished: false,
+            };
+            interp.out.progress(&p);
+        }
+    }
+    pub(crate) fn finish(&mut self, interp: &mut Interp, total: Option<u64>) {
+        let p = Progress {
+            done: self.done,
+            total,
+            elapsed_s: self.start.elapsed().as_secs_f64(),
+            finished: true,
+        };
+        interp.out.progress(&p);
+    }
+}
+
+impl Object for ProgressIter {
+    fn type_name(&self) -> &'static str {
+        "progress"
+    }
+    fn repr(&self) -> String {
+        format!("progress({})", repr(&self.inner))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn progress(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let inner = a.req("iterable")?;
+    a.finish()?;
+    Ok(Value::Object(std::sync::Arc::new(ProgressIter { inner })))
+}
+
+fn timeit(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let f = a.req("f")?;
+    let n = a
+        .opt("n")?
+        .map(|v| int_arg(&v, "n"))
+        .transpose()?
+        .unwrap_or(100);
+    let span = a.span;
+    a.finish_with(&["n"])?;
+    if n <= 0 {
+        return Err(Error::value("timeit(): n must be positive"));
+    }
+    i.call_value(f.clone(), vec![], vec![], span)?;
+    super::device::sync_all()?;
+    let t0 = Instant::now();
+    for _ in 0..n {
+        i.check_interrupt()?;
+        i.call_value(f.clone(), vec![], vec![], span)?;
+    }
+    super::device::sync_all()?;
+    Ok(Value::Float(t0.elapsed().as_secs_f64() / n as f64))
+}
+
+fn str_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("x")?;
+    a.finish()?;
+    Ok(Value::str(to_text(&x)))
+}
+
+fn int_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("x")?;
+    a.finish()?;
+    match &x {
+        Value::Str(s) => s
+            .trim()
+            .parse::<i64>()
+            .map(Value::Int)
+            .map_err(|_| Error::value(format!("int(): cannot read {s:?} as an integer"))),
+        Value::Float(f) if f.is_finite() => Ok(Value::Int(f.trunc() as i64)),
+        Value::Float(f) => Err(Error::value(format!(
+            "int(): cannot convert {f} to an integer"
+        ))),
+        other => Ok(Value::Int(float_arg(other, "int()")?.trunc() as i64)),
+    }
+}
+
+fn float_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("x")?;
+    a.finish()?;
+    match &x {
+        Value::Str(s) => s
+            .trim()
+            .parse::<f64>()
+            .map(Value::Float)
+            .map_err(|_| Error::value(format!("float(): cannot read {s:?} as a number"))),
+        other => Ok(Value::Float(float_arg(other, "float()")?)),
+    }
+}
+
+fn type_(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("x")?;
+    a.finish()?;
+    Ok(Value::str(x.type_name()))
+}
+
+fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("a")?;
+    let y = a.req("b")?;
+    let rtol = a
+        .opt("rtol")?
+        .map(|v| float_arg(&v, "rtol"))
+        .transpose()?
+        .unwrap_or(1e-5);
+    let atol = a
+        .opt("atol")?
+        .map(|v| float_arg(&v, "atol"))
+        .transpose()?
+        .unwrap_or(1e-8);
+    a.finish_with(&["rtol", "atol"])?;
+    let fx = i.float_x();
+    let xa = crate::array::create::value_to_array(&x, None, fx)?;
+    let ya = crate::array::create::value_to_array(&y, None, fx)?;
+    if xa.device() != ya.device() {
+        return Err(crate::ops::device_mismatch(
+            "allclose",
+            xa.device(),
+            ya.device(),
+        ));
+    }
+    let shape = crate::array::layout::broadcast_shapes(xa.shape(), ya.shape(), "allclose")?;
+    let xs = xa.to_f64_vec()?;
+    let ys = ya.to_f64_vec()?;
+    let xb = crate::array::layout::broadcast_strides(
+        xa.shape(),
+        &crate::array::layout::contiguous_strides(xa.shape()),
+        &shape,
+    );
+    let yb = crate::array::layout::broadcast_strides(
+        ya.shape(),
+        &crate::array::layout::contiguous_strides(ya.shape()),
+        &shape,
+    );
+    let xo = crate::array::layout::OffsetIter::new(&shape, &xb, 0);
+    let yo = crate::array::layout::OffsetIter::new(&shape, &yb, 0);
+    let ok = xo.zip(yo).all(|(p, q)| {
+        let (u, v) = (xs[p], ys[q]);
+        (u == v) || (u - v).abs() <= atol + rtol * v.abs()
+    });
+    Ok(Value::Bool(ok))
+}
+
+fn seq(v: &Value) -> Result<Vec<Value>> {
+    match v {
+        Value::Tuple(t) | Value::List(t) => Ok(t.to_vec()),
+        Value::Range(s, e, st) => {
+            let mut out = Vec::new();
+            let mut c = *s;
+            while (*st > 0 && c < *e) || (*st < 0 && c > *e) {
+                out.push(Value::Int(c));
+                c += st;
+            }
+            Ok(out)
+        }
+        Value::Str(s) => Ok(s.chars().map(|c| Value::str(c.to_string())).collect()),
+        other => Err(Error::type_(format!(
+            "expected a sequence, not a {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = a.req("xs")?;
+    a.finish()?;
+    Ok(Value::list(
+        seq(&x)?
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64), v]))
+            .collect(),
+    ))
+}
+
+fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let seqs: Vec<Vec<Value>> = a.rest().iter().map(seq).collect::<Result<_>>()?;
+    a.finish()?;
+    let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
+    Ok(Value::list(
+        (0..n)
+            .map(|k| Value::tuple(seqs.iter().map(|s| s[k].clone()).collect()))
+            .collect(),
+    ))
+}

@@ -1,0 +1,6 @@
+//! Builtins of the language itself (printing, loops, timing, help) and of
+//! devices; array operations live in `ops`.
+
+pub mod device;
+pub mod help;
+pub mod lang;

@@ -1,0 +1,477 @@
+//! Calls (user functions, builtins, methods, objects), name lookup,
+//! attributes, and iteration for `for` loops.
+
+use super::{Args, Flow, Interp};
+use crate::error::{Error, Result, did_you_mean};
+use crate::ops::{self, OpDef, OpKind};
+use crate::value::{Function, Value};
+use gcalc_lang::Span;
+use gcalc_lang::ast::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Deepest call nesting before a clear error (instead of a stack overflow).
+const MAX_CALL_DEPTH: usize = 200;
+
+/// Names that are values without being variables: dtypes and `floatX`.
+fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+    if n == "floatX" {
+        return Some(Value::DType(interp.float_x()));
+    }
+    crate::dtype::DType::from_name(n).map(Value::DType)
+}
+
+impl Interp {
+    pub(crate) fn lookup_var(&self, n: &str) -> Option<&Value> {
+        if let Some(f) = self.frames.last() {
+            if let Some(v) = f.get(n) {
+                return Some(v);
+            }
+        }
+        self.globals.get(n)
+    }
+
+    pub fn lookup(&self, n: &str, span: Span) -> Result<Value> {
+        if let Some(v) = self.lookup_var(n) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = special_name(self, n) {
+            return Ok(v);
+        }
+        if let Some(d) = ops::lookup(n) {
+            return Ok(Value::Builtin(d));
+        }
+        let mut names: Vec<&str> = self.globals.keys().map(|s| s.as_str()).collect();
+        if let Some(f) = self.frames.last() {
+            names.extend(f.keys().map(|s| s.as_str()));
+        }
+        let builtins = ops::all();
+        names.extend(builtins.iter().map(|d| d.name));
+        let mut e = Error::name(format!("unknown name `{n}`")).at(span);
+        e.help = did_you_mean(n, names);
+        Err(e)
+    }
+
+    pub(crate) fn eval_call(&mut self, func: &Expr, args: &[Arg], span: Span) -> Result<Value> {
+        // Method calls: `x.sum(axis=0)`.
+        let callee = match &func.kind {
+            ExprKind::Attr { base, attr } => {
+                let recv = self.eval(base)?;
+                self.get_attr(recv, attr)?
+            }
+            _ => self.eval(func)?,
+        };
+        let mut pos = Vec::new();
+        let mut pos_spans = Vec::new();
+        let mut kw: Vec<(String, Value)> = Vec::new();
+        for a in args {
+            let v = self.eval(&a.value)?;
+            match &a.name {
+                Some(n) => {
+                    if kw.iter().any(|(k, _)| k == &n.name) {
+                        return Err(Error::value(format!(
+                            "keyword argument `{}` given twice",
+                            n.name
+                        ))
+                        .at(a.span));
+                    }
+                    kw.push((n.name.clone(), v));
+                }
+                None => {
+                    pos.push(v);
+                    pos_spans.push(a.span);
+                }
+            }
+        }
+        self.call_value_spanned(callee, pos, pos_spans, kw, span)
+    }
+
+    /// Call any callable value.
+    pub fn call_value(
+        &mut self,
+        callee: Value,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Result<Value> {
+        let spans = vec![span; pos.len()];
+        self.call_value_spanned(callee, pos, spans, kw, span)
+    }
+
+    fn call_value_spanned(
+        &mut self,
+        callee: Value,
+        mut pos: Vec<Value>,
+        mut pos_spans: Vec<Span>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Result<Value> {
+        match callee {
+            Value::Builtin(def) => {
+                let mut a = Args::new(def.name, pos, kw, span);
+                a.pos_spans = pos_spans;
+                self.call_def(def, a)
+            }
+            Value::Method(recv, def) => {
+                pos.insert(0, *recv);
+                pos_spans.insert(0, span);
+                let mut a = Args::new(def.name, pos, kw, span);
+                a.pos_spans = pos_spans;
+                self.call_def(def, a)
+            }
+            Value::Func(f) => self.call_function(&f, pos, kw, span),
+            Value::Object(o) => {
+                let mut a = Args::new("object", pos, kw, span);
+                a.pos_spans = pos_spans;
+                o.call(self, a)
+            }
+            other => Err(Error::type_(format!("a {} is not callable", other.type_name())).at(span)),
+        }
+    }
+
+    pub(crate) fn call_builtin(
+        &mut self,
+        def: &'static OpDef,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Result<Value> {
+        self.call_def(def, Args::new(def.name, pos, kw, span))
+    }
+
+    fn call_def(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        let span = args.span;
+        match &def.kind {
+            OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
+            OpKind::Elementwise(_) => {
+                if !args.kw.is_empty() {
+                    return Err(
+                        Error::value(format!("{}() takes no keyword arguments", def.name)).at(span),
+                    );
+                }
+                crate::ops::check_arity(def, args.pos.len()).map_err(|e| e.at(span))?;
+                let mut ops_ = Vec::with_capacity(args.pos.len());
+                for v in &args.pos {
+                    ops_.push(crate::ops::fuse::operand(v).map_err(|e| e.at(span))?);
+                }
+                let node = crate::ops::fuse::EwNode::Op {
+                    op: def,
+                    args: ops_
+                        .into_iter()
+                        .map(crate::ops::fuse::EwNode::Leaf)
+                        .collect(),
+                };
+                Ok(super::eval::operand_value(
+                    crate::ops::fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?,
+                ))
+            }
+        }
+    }
+
+    /// Call a user function: a new scope with its parameters and captured variables.
+    pub fn call_function(
+        &mut self,
+        f: &Arc<Function>,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Result<Value> {
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            return Err(Error::value(format!(
+                "calls nested more than {MAX_CALL_DEPTH} deep (runaway recursion?)"
+            ))
+            .at(span));
+        }
+        let params = &f.def.params;
+        if pos.len() > params.len() {
+            return Err(Error::value(format!(
+                "{}() takes {} argument{} but {} were given",
+                f.name,
+                params.len(),
+                if params.len() == 1 { "" } else { "s" },
+                pos.len()
+            ))
+            .at(span));
+        }
+        let mut frame: HashMap<String, Value> = f.captured.iter().cloned().collect();
+        let mut given: Vec<Option<Value>> = pos.into_iter().map(Some).collect();
+        given.resize(params.len(), None);
+        for (k, v) in kw {
+            match params.iter().position(|p| p.name.name == k) {
+                Some(i) if given[i].is_some() => {
+                    return Err(Error::value(format!(
+                        "{}() got `{k}` both by position and by keyword",
+                        f.name
+                    ))
+                    .at(span));
+                }
+                Some(i) => given[i] = Some(v),
+                None => {
+                    let mut e = Error::value(format!(
+                        "{}() got an unexpected keyword argument `{k}`",
+                        f.name
+                    ))
+                    .at(span);
+                    e.help = did_you_mean(&k, params.iter().map(|p| p.name.name.as_str()));
+                    return Err(e);
+                }
+            }
+        }
+        // Defaults are evaluated at call time, in the function's scope so far.
+        self.frames.push(frame.clone());
+        let mut bound = Ok(());
+        for (p, g) in params.iter().zip(given) {
+            let v = match g {
+                Some(v) => v,
+                None => match &p.default {
+                    Some(d) => match self.eval(d) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            bound = Err(e);
+                            break;
+                        }
+                    },
+                    None => {
+                        bound = Err(Error::value(format!(
+                            "{}() missing required argument `{}`",
+                            f.name, p.name.name
+                        ))
+                        .at(span));
+                        break;
+                    }
+                },
+            };
+            frame.insert(p.name.name.clone(), v.clone());
+            if let Some(top) = self.frames.last_mut() {
+                top.insert(p.name.name.clone(), v);
+            }
+        }
+        self.frames.pop();
+        bound?;
+        self.frames.push(frame);
+        let saved_loop = std::mem::replace(&mut self.loop_depth, 0);
+        let result = match &f.def.body {
+            FnBodyKind::Expr(e) => self.eval(e),
+            FnBodyKind::Block(b) => match self.exec_block(&b.stmts) {
+                Ok(Flow::Normal(v)) => Ok(v.unwrap_or(Value::None)),
+                Ok(Flow::Return(v)) => Ok(v),
+                Ok(_) => Ok(Value::None),
+                Err(e) => Err(e),
+            },
+        };
+        self.loop_depth = saved_loop;
+        self.frames.pop();
+        self.pending_return = None;
+        result.map_err(|e| {
+            if !Arc::ptr_eq(&f.source, &self.source)
+                && !e.notes.iter().any(|n| n.contains(" in function "))
+            {
+                let (line, _) = gcalc_lang::span::line_col(
+                    &f.source.text,
+                    e.span.map_or(0, |s| s.start as usize),
+                );
+                let text = gcalc_lang::span::line_text(&f.source.text, line)
+                    .trim()
+                    .to_string();
+                let mut e = e;
+                e.notes.push(format!(
+                    "in function {} ({}:{line}: {text})",
+                    f.name, f.source.name
+                ));
+                e.span = Some(span);
+                e
+            } else {
+                e
+            }
+        })
+    }
+
+    /// `x.attr`: array attributes, methods from the op table, object attributes.
+    pub(crate) fn get_attr(&mut self, recv: Value, attr: &Ident) -> Result<Value> {
+        let name = attr.name.as_str();
+        if let Value::Array(a) = &recv {
+            match name {
+                "shape" => {
+                    return Ok(Value::tuple(
+                        a.shape().iter().map(|&d| Value::Int(d as i64)).collect(),
+                    ));
+                }
+                "size" => return Ok(Value::Int(a.size() as i64)),
+                "ndim" => return Ok(Value::Int(a.ndim() as i64)),
+                "dtype" => return Ok(Value::DType(a.dtype())),
+                "device" => return Ok(Value::Device(a.device())),
+                "nbytes" => return Ok(Value::Int(a.nbytes() as i64)),
+                "T" => {
+                    let def = super::eval::op_named("transpose")?;
+                    return self.call_builtin(def, vec![recv.clone()], vec![], attr.span);
+                }
+                _ => {}
+            }
+        }
+        if let Value::Object(o) = &recv {
+            if let Some(v) = o.attr(name) {
+                return Ok(v);
+            }
+        }
+        if let Some(def) = ops::lookup(name).filter(|d| d.method) {
+            return Ok(Value::Method(Box::new(recv), def));
+        }
+        let mut e =
+            Error::type_(format!("a {} has no attribute `{name}`", recv.type_name())).at(attr.span);
+        e.help = did_you_mean(name, self.attr_names(&recv).iter().map(|s| s.as_str()));
+        Err(e)
+    }
+
+    /// Attribute and method names of a value (errors and completion).
+    pub fn attr_names(&self, v: &Value) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if let Value::Array(_) = v {
+            out.extend(
+                ["shape", "size", "ndim", "dtype", "device", "nbytes", "T"].map(String::from),
+            );
+        }
+        if let Value::Object(o) = v {
+            out.extend(o.attr_names());
+        }
+        if matches!(
+            v,
+            Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
+        ) {
+            out.extend(
+                ops::all()
+                    .into_iter()
+                    .filter(|d| d.method)
+                    .map(|d| d.name.to_string()),
+            );
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Turn a value into something a `for` loop can walk.
+    pub(crate) fn iterate(&mut self, v: Value) -> Result<Iter> {
+        Ok(match v {
+            Value::Range(a, b, s) => Iter::Range {
+                cur: a,
+                stop: b,
+                step: s,
+            },
+            Value::Tuple(t) | Value::List(t) => Iter::Items { items: t, i: 0 },
+            Value::Array(a) => {
+                if a.ndim() == 0 {
+                    return Err(Error::type_("a 0-d array cannot be iterated")
+                        .with_help("use item() to get the scalar"));
+                }
+                Iter::Rows { a, i: 0 }
+            }
+            Value::Str(s) => Iter::Items {
+                items: Arc::new(s.chars().map(|c| Value::str(c.to_string())).collect()),
+                i: 0,
+            },
+            Value::Object(o) => match o
+                .as_any()
+                .downcast_ref::<crate::builtins::lang::ProgressIter>()
+            {
+                Some(p) => {
+                    let inner = self.iterate(p.inner.clone())?;
+                    Iter::Progress {
+                        inner: Box::new(inner),
+                        state: p.start(),
+                    }
+                }
+                None => {
+                    return Err(Error::type_(format!(
+                        "a {} cannot be iterated",
+                        o.type_name()
+                    )));
+                }
+            },
+            other => {
+                return Err(
+                    Error::type_(format!("a {} cannot be iterated", other.type_name()))
+                        .with_help("loop over range(n), a list, a tuple or an array"),
+                );
+            }
+        })
+    }
+}
+
+/// A `for` loop's source of values.
+pub(crate) enum Iter {
+    Range {
+        cur: i64,
+        stop: i64,
+        step: i64,
+    },
+    Items {
+        items: Arc<Vec<Value>>,
+        i: usize,
+    },
+    Rows {
+        a: crate::array::Array,
+        i: usize,
+    },
+    Progress {
+        inner: Box<Iter>,
+        state: crate::builtins::lang::ProgressState,
+    },
+}
+
+impl Iter {
+    pub(crate) fn len(&self) -> Option<u64> {
+        match self {
+            Iter::Range { cur, stop, step } => {
+                let n = if *step > 0 {
+                    (stop - cur + step - 1) / step
+                } else {
+                    (cur - stop - step - 1) / -step
+                };
+                Some(n.max(0) as u64)
+            }
+            Iter::Items { items, .. } => Some(items.len() as u64),
+            Iter::Rows { a, .. } => Some(a.shape()[0] as u64),
+            Iter::Progress { inner, .. } => inner.len(),
+        }
+    }
+
+    pub(crate) fn next(&mut self, interp: &mut Interp) -> Result<Option<Value>> {
+        match self {
+            Iter::Range { cur, stop, step } => {
+                if (*step > 0 && *cur < *stop) || (*step < 0 && *cur > *stop) {
+                    let v = *cur;
+                    *cur += *step;
+                    Ok(Some(Value::Int(v)))
+                } else {
+                    Ok(None)
+                }
+            }
+            Iter::Items { items, i } => {
+                let v = items.get(*i).cloned();
+                *i += 1;
+                Ok(v)
+            }
+            Iter::Rows { a, i } => {
+                if *i >= a.shape()[0] {
+                    return Ok(None);
+                }
+                let v = a.index(&[crate::array::index::Index::Int(*i as i64)])?;
+                *i += 1;
+                Ok(Some(Value::Array(v)))
+            }
+            Iter::Progress { inner, state } => {
+                let total = inner.len();
+                let v = inner.next(interp)?;
+                state.step(interp, total, v.is_none());
+                Ok(v)
+            }
+        }
+    }
+
+    pub(crate) fn finish(&mut self, interp: &mut Interp) {
+        if let Iter::Progress { inner, state } = self {
+            let total = inner.len();
+            state.finish(interp, total);
+        }
+    }
+}

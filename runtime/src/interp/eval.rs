@@ -1,0 +1,504 @@
+//! Expressions. Elementwise subtrees (operators and elementwise builtins) are
+//! collected whole into one `EwNode` tree and evaluated by one fused pass;
+//! everything else (calls, indexing, matmul, reductions) cuts the tree.
+
+use super::Interp;
+use crate::array::index::Index;
+use crate::error::{Error, Result};
+use crate::ops::fuse::{self, EwNode, Operand};
+use crate::ops::{self, OpDef, OpKind};
+use crate::value::Value;
+use gcalc_lang::ast::*;
+
+/// Deepest expression nesting evaluated before an error (instead of a stack overflow).
+const MAX_DEPTH: usize = 400;
+
+pub(crate) fn binop_def(op: BinOp) -> Result<&'static OpDef> {
+    let name = match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "subtract",
+        BinOp::Mul => "multiply",
+        BinOp::Div => "divide",
+        BinOp::FloorDiv => "floor_divide",
+        BinOp::Mod => "mod",
+        BinOp::Pow => "power",
+        BinOp::MatMul => "matmul",
+    };
+    ops::lookup(name)
+        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+}
+
+fn cmp_def(op: CmpOp) -> Result<&'static OpDef> {
+    let name = match op {
+        CmpOp::Eq => "equal",
+        CmpOp::Ne => "not_equal",
+        CmpOp::Lt => "less",
+        CmpOp::Le => "less_equal",
+        CmpOp::Gt => "greater",
+        CmpOp::Ge => "greater_equal",
+        CmpOp::Is | CmpOp::IsNot => return Err(Error::internal("`is` is not elementwise")),
+    };
+    ops::lookup(name)
+        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+}
+
+pub(crate) fn operand_value(o: Operand) -> Value {
+    match o {
+        Operand::Array(a) => Value::Array(a),
+        Operand::Int(i) => Value::Int(i),
+        Operand::Float(f) => Value::Float(f),
+        Operand::Bool(b) => Value::Bool(b),
+    }
+}
+
+fn is_numeric(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
+    )
+}
+
+impl Interp {
+    pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.depth -= 1;
+            return Err(Error::value("expression nested too deeply").at(e.span));
+        }
+        let r = self.eval_inner(e).map_err(|err| err.at(e.span));
+        self.depth -= 1;
+        r
+    }
+
+    fn eval_inner(&mut self, e: &Expr) -> Result<Value> {
+        match &e.kind {
+            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::Str(s) => Ok(Value::str(s.as_str())),
+            ExprKind::Bool(b) => Ok(Value::Bool(*b)),
+            ExprKind::None => Ok(Value::None),
+            ExprKind::Name(n) => self.lookup(n, e.span),
+            ExprKind::Tuple(items) => Ok(Value::tuple(self.eval_list(items)?)),
+            ExprKind::List(items) => Ok(Value::list(self.eval_list(items)?)),
+            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Compare { .. } => {
+                self.eval_ew(e)
+            }
+            ExprKind::Call { func, args } => {
+                if let Some(def) = self.elementwise_callee(func) {
+                    if args.iter().all(|a| a.name.is_none()) {
+                        let _ = def;
+                        return self.eval_ew(e);
+                    }
+                }
+                self.eval_call(func, args, e.span)
+            }
+            ExprKind::Logic { op, lhs, rhs } => {
+                let l = self.eval(lhs)?;
+                let t = self.truthy(&l).map_err(|err| err.at(lhs.span))?;
+                match (op, t) {
+                    (LogicOp::And, false) | (LogicOp::Or, true) => Ok(l),
+                    _ => self.eval(rhs),
+                }
+            }
+            ExprKind::Not(x) => {
+                let v = self.eval(x)?;
+                Ok(Value::Bool(!self.truthy(&v).map_err(|err| err.at(x.span))?))
+            }
+            ExprKind::Index { base, index } => {
+                let b = self.eval(base)?;
+                self.index_value(b, index)
+            }
+            ExprKind::Attr { base, attr } => {
+                let b = self.eval(base)?;
+                self.get_attr(b, attr)
+            }
+            ExprKind::Lambda(f) => Ok(self.make_function("<fn>", f)),
+            ExprKind::If { cond, then, else_ } => {
+                let c = self.eval(cond)?;
+                if self.truthy(&c).map_err(|err| err.at(cond.span))? {
+                    self.eval_block_value(then)
+                } else if let Some(e) = else_ {
+                    self.eval(e)
+                } else {
+                    Ok(Value::None)
+                }
+            }
+            ExprKind::Block(b) => self.eval_block_value(b),
+            ExprKind::Time(b) => {
+                crate::builtins::device::sync_all()?;
+                let t0 = std::time::Instant::now();
+                self.eval_block_value(b)?;
+                crate::builtins::device::sync_all()?;
+                Ok(Value::Float(t0.elapsed().as_secs_f64()))
+            }
+        }
+    }
+
+    fn eval_list(&mut self, items: &[Expr]) -> Result<Vec<Value>> {
+        items.iter().map(|x| self.eval(x)).collect()
+    }
+
+    /// The value of a `{ ... }` used as an expression: its last expression statement.
+    pub(crate) fn eval_block_value(&mut self, b: &Block) -> Result<Value> {
+        match self.exec_block(&b.stmts)? {
+            super::Flow::Normal(v) => Ok(v.unwrap_or(Value::None)),
+            super::Flow::Return(v) => {
+                self.pending_return = Some(v);
+                Ok(Value::None)
+            }
+            super::Flow::Break => {
+                self.pending_break = Some(true);
+                Ok(Value::None)
+            }
+            super::Flow::Continue => {
+                self.pending_break = Some(false);
+                Ok(Value::None)
+            }
+        }
+    }
+
+    /// The op-table entry of an elementwise builtin called by name, unless the
+    /// name is shadowed by a variable.
+    fn elementwise_callee(&self, func: &Expr) -> Option<&'static OpDef> {
+        let ExprKind::Name(n) = &func.kind else {
+            return None;
+        };
+        if self.lookup_var(n).is_some() {
+            return None;
+        }
+        ops::lookup(n).filter(|d| matches!(d.kind, OpKind::Elementwise(_)))
+    }
+
+    /// Evaluate a maximal elementwise subtree as one fused operation.
+    fn eval_ew(&mut self, e: &Expr) -> Result<Value> {
+        let node = self.ew_node(e)?;
+        Ok(operand_value(fuse::eval(node, self.float_x())?))
+    }
+
+    /// Build the fusion tree of `e`; non-elementwise children are evaluated and become leaves.
+    fn ew_node(&mut self, e: &Expr) -> Result<EwNode> {
+        let leaf = |v: Value, span| -> Result<EwNode> {
+            Ok(EwNode::Leaf(fuse::operand(&v).map_err(|err| err.at(span))?))
+        };
+        match &e.kind {
+            ExprKind::Unary { op, operand } => {
+                let inner = self.ew_node(operand)?;
+                match op {
+                    UnaryOp::Pos => Ok(inner),
+                    UnaryOp::Neg => Ok(EwNode::Op {
+                        op: op_named("negative")?,
+                        args: vec![inner],
+                    }),
+                }
+            }
+            ExprKind::Binary {
+                op: BinOp::MatMul, ..
+            } => {
+                let v = self.eval_matmul(e)?;
+                leaf(v, e.span)
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let l = self.ew_node(lhs)?;
+                let r = self.ew_node(rhs)?;
+                Ok(EwNode::Op {
+                    op: binop_def(*op)?,
+                    args: vec![l, r],
+                })
+            }
+            ExprKind::Compare {
+                op: op @ (CmpOp::Is | CmpOp::IsNot),
+                lhs,
+                rhs,
+            } => {
+                let l = self.eval(lhs)?;
+                let r = self.eval(rhs)?;
+                let same = self.identical(&l, &r);
+                Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is {
+                    same
+                } else {
+                    !same
+                })))
+            }
+            ExprKind::Compare { op, lhs, rhs } => {
+                // Non-numeric comparisons (strings, devices, dtypes...) are structural.
+                let l = self.ew_node_or_value(lhs)?;
+                let r = self.ew_node_or_value(rhs)?;
+                match (l, r) {
+                    (Ok(l), Ok(r)) => Ok(EwNode::Op {
+                        op: cmp_def(*op)?,
+                        args: vec![l, r],
+                    }),
+                    (l, r) => {
+                        let lv = self.node_to_value(l)?;
+                        let rv = self.node_to_value(r)?;
+                        let eq = self.values_equal(&lv, &rv);
+                        match op {
+                            CmpOp::Eq => Ok(EwNode::Leaf(Operand::Bool(eq))),
+                            CmpOp::Ne => Ok(EwNode::Leaf(Operand::Bool(!eq))),
+                            _ => Err(Error::type_(format!(
+                                "`{}` is not defined between a {} and a {}",
+                                op.symbol(),
+                                lv.type_name(),
+                                rv.type_name()
+                            ))),
+                        }
+                    }
+                }
+            }
+            ExprKind::Call { func, args } if args.iter().all(|a| a.name.is_none()) => {
+                match self.elementwise_callee(func) {
+                    Some(def) => {
+                        let mut nodes = Vec::with_capacity(args.len());
+                        for a in args {
+                            nodes.push(self.ew_node(&a.value)?);
+                        }
+                        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(e.span))?;
+                        Ok(EwNode::Op {
+                            op: def,
+                            args: nodes,
+                        })
+                    }
+                    None => {
+                        let v = self.eval(e)?;
+                        leaf(v, e.span)
+                    }
+                }
+            }
+            _ => {
+                let v = self.eval(e)?;
+                leaf(v, e.span)
+            }
+        }
+    }
+
+    /// A fusion node when `e` is numeric, else its (non-numeric) value.
+    fn ew_node_or_value(&mut self, e: &Expr) -> Result<std::result::Result<EwNode, Value>> {
+        match &e.kind {
+            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Compare { .. } => {
+                Ok(Ok(self.ew_node(e)?))
+            }
+            ExprKind::Call { func, .. } if self.elementwise_callee(func).is_some() => {
+                Ok(Ok(self.ew_node(e)?))
+            }
+            _ => {
+                let v = self.eval(e)?;
+                if is_numeric(&v) {
+                    Ok(Ok(EwNode::Leaf(fuse::operand(&v)?)))
+                } else {
+                    Ok(Err(v))
+                }
+            }
+        }
+    }
+
+    fn node_to_value(&mut self, n: std::result::Result<EwNode, Value>) -> Result<Value> {
+        match n {
+            Ok(node) => Ok(operand_value(fuse::eval(node, self.float_x())?)),
+            Err(v) => Ok(v),
+        }
+    }
+
+    fn eval_matmul(&mut self, e: &Expr) -> Result<Value> {
+        let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
+            return Err(Error::internal("not a matmul"));
+        };
+        let l = self.eval(lhs)?;
+        let r = self.eval(rhs)?;
+        self.matmul_values(&l, &r).map_err(|err| err.at(e.span))
+    }
+
+    pub(crate) fn matmul_values(&mut self, l: &Value, r: &Value) -> Result<Value> {
+        let def = binop_def(BinOp::MatMul)?;
+        self.call_builtin(def, vec![l.clone(), r.clone()], vec![], self.current_stmt)
+    }
+
+    /// Structural equality of non-array values (for `==` on strings, devices, tuples...).
+    pub(crate) fn values_equal(&self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::None, Value::None) => true,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Device(x), Value::Device(y)) => x == y,
+            (Value::DType(x), Value::DType(y)) => x == y,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
+            (Value::Float(x), Value::Float(y)) => x == y,
+            (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.values_equal(p, q))
+            }
+            (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
+            (Value::Func(x), Value::Func(y)) => std::sync::Arc::ptr_eq(x, y),
+            (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+            _ => false,
+        }
+    }
+
+    /// `a is b`: the same object (for arrays: the same buffer and view).
+    pub(crate) fn identical(&self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Array(x), Value::Array(y)) => x.same_as(y),
+            (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
+                std::sync::Arc::ptr_eq(x, y)
+            }
+            (Value::Object(x), Value::Object(y)) => std::sync::Arc::ptr_eq(x, y),
+            _ => self.values_equal(a, b),
+        }
+    }
+
+    pub(crate) fn eval_index(&mut self, items: &[IndexItem]) -> Result<Vec<Index>> {
+        let mut out = Vec::with_capacity(items.len());
+        for it in items {
+            out.push(match it {
+                IndexItem::Expr(e) => {
+                    let v = self.eval(e)?;
+                    match v {
+                        Value::Int(i) => Index::Int(i),
+                        Value::Bool(_) => {
+                            return Err(Error::index("a bool cannot be an index")
+                                .at(e.span)
+                                .with_help("use an int, a slice or a bool array"));
+                        }
+                        Value::None => Index::NewAxis,
+                        Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
+                            Index::Int(a.get_f64(0)? as i64)
+                        }
+                        Value::Array(a) => Index::Array(a),
+                        Value::List(_) => Index::Array(
+                            crate::array::create::value_to_array(&v, None, self.float_x())
+                                .map_err(|err| err.at(e.span))?,
+                        ),
+                        other => {
+                            return Err(Error::index(format!(
+                                "a {} cannot be an index",
+                                other.type_name()
+                            ))
+                            .at(e.span)
+                            .with_help("indices are ints, slices like 1:3, or int/bool arrays"));
+                        }
+                    }
+                }
+                IndexItem::Slice {
+                    start, stop, step, ..
+                } => Index::Slice {
+                    start: self.slice_bound(start)?,
+                    stop: self.slice_bound(stop)?,
+                    step: self.slice_bound(step)?,
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    fn slice_bound(&mut self, e: &Option<Expr>) -> Result<Option<i64>> {
+        let Some(e) = e else { return Ok(None) };
+        match self.eval(e)? {
+            Value::Int(i) => Ok(Some(i)),
+            Value::None => Ok(None),
+            Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
+                Ok(Some(a.get_f64(0)? as i64))
+            }
+            other => Err(Error::index(format!(
+                "slice bounds must be ints, not a {}",
+                other.type_name()
+            ))
+            .at(e.span)),
+        }
+    }
+
+    fn index_value(&mut self, base: Value, items: &[IndexItem]) -> Result<Value> {
+        match base {
+            Value::Array(a) => {
+                let idx = self.eval_index(items)?;
+                Ok(Value::Array(a.index(&idx)?))
+            }
+            Value::Tuple(t) | Value::List(t) => {
+                let [IndexItem::Expr(e)] = items else {
+                    return Err(Error::index("tuples and lists take one integer index"));
+                };
+                let i = match self.eval(e)? {
+                    Value::Int(i) => i,
+                    other => {
+                        return Err(Error::index(format!(
+                            "a {} cannot index a list",
+                            other.type_name()
+                        ))
+                        .at(e.span));
+                    }
+                };
+                let n = t.len() as i64;
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(Error::index(format!(
+                        "index {i} is out of range for a sequence of length {n}"
+                    ))
+                    .at(e.span));
+                }
+                Ok(t[j as usize].clone())
+            }
+            Value::Str(s) => {
+                let [IndexItem::Expr(e)] = items else {
+                    return Err(Error::index("strings take one integer index"));
+                };
+                let i = match self.eval(e)? {
+                    Value::Int(i) => i,
+                    other => {
+                        return Err(Error::index(format!(
+                            "a {} cannot index a string",
+                            other.type_name()
+                        ))
+                        .at(e.span));
+                    }
+                };
+                let chars: Vec<char> = s.chars().collect();
+                let n = chars.len() as i64;
+                let j = if i < 0 { i + n } else { i };
+                if j < 0 || j >= n {
+                    return Err(Error::index(format!(
+                        "index {i} is out of range for a string of length {n}"
+                    ))
+                    .at(e.span));
+                }
+                Ok(Value::str(chars[j as usize].to_string()))
+            }
+            other => Err(Error::type_(format!(
+                "a {} cannot be indexed",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// Truth of a condition: scalars, one-element arrays, non-empty sequences.
+    pub fn truthy(&self, v: &Value) -> Result<bool> {
+        Ok(match v {
+            Value::None => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::Tuple(t) | Value::List(t) => !t.is_empty(),
+            Value::Array(a) => {
+                if a.size() != 1 {
+                    return Err(Error::value(format!(
+                        "the truth value of an array with {} elements is ambiguous",
+                        a.size()
+                    ))
+                    .with_help("use any(x) or all(x)"));
+                }
+                a.to_host()?.get_f64(0)? != 0.0
+            }
+            Value::Range(a, b, s) => {
+                if *s > 0 {
+                    a < b
+                } else {
+                    a > b
+                }
+            }
+            _ => true,
+        })
+    }
+}
+
+pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
+    ops::lookup(name)
+        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+}

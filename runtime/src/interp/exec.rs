@@ -1,0 +1,320 @@
+//! Statements: bindings, destructuring, writes into arrays, augmented
+//! assignment, loops, function definitions and `set`.
+
+use super::{Flow, Interp, Source};
+use crate::array::Array;
+use crate::error::{Error, Result};
+use crate::ops::fuse::{self, EwNode};
+use crate::value::{Function, Value};
+use gcalc_lang::ast::*;
+use std::sync::Arc;
+
+impl Interp {
+    /// Run statements in order; the flow of the last one (its value when it is an expression).
+    pub(crate) fn exec_block(&mut self, stmts: &[Stmt]) -> Result<Flow> {
+        let mut last = Flow::Normal(None);
+        for s in stmts {
+            self.check_interrupt().map_err(|e| e.at(s.span))?;
+            last = self.exec_stmt(s)?;
+            if !matches!(last, Flow::Normal(_)) {
+                return Ok(last);
+            }
+        }
+        Ok(last)
+    }
+
+    pub(crate) fn exec_stmt(&mut self, s: &Stmt) -> Result<Flow> {
+        self.current_stmt = s.span;
+        match &s.kind {
+            StmtKind::Expr(e) => {
+                let v = self.eval(e)?;
+                // `return`/`break`/`continue` inside an `if` block used as a statement.
+                if let Some(r) = self.pending_return.take() {
+                    return Ok(Flow::Return(r));
+                }
+                if let Some(b) = self.pending_break.take() {
+                    return Ok(if b { Flow::Break } else { Flow::Continue });
+                }
+                Ok(Flow::Normal(Some(v)))
+            }
+            StmtKind::Assign { target, value } => {
+                let v = self.eval(value)?;
+                self.assign(target, v)?;
+                Ok(Flow::Normal(None))
+            }
+            StmtKind::AugAssign { target, op, value } => {
+                self.aug_assign(target, *op, value, s.span)?;
+                Ok(Flow::Normal(None))
+            }
+            StmtKind::FnDef { name, func } => {
+                let f = self.make_function(&name.name, func);
+                self.bind(&name.name, f);
+                Ok(Flow::Normal(None))
+            }
+            StmtKind::For { var, iter, body } => self.exec_for(var, iter, body),
+            StmtKind::While { cond, body } => {
+                loop {
+                    self.check_interrupt().map_err(|e| e.at(cond.span))?;
+                    let c = self.eval(cond)?;
+                    if !self.truthy(&c).map_err(|e| e.at(cond.span))? {
+                        break;
+                    }
+                    match self.exec_block(&body.stmts)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+                Ok(Flow::Normal(None))
+            }
+            StmtKind::Break => {
+                if self.loop_depth == 0 {
+                    return Err(
+                        Error::new(crate::ErrorKind::Syntax, "`break` outside a loop").at(s.span),
+                    );
+                }
+                Ok(Flow::Break)
+            }
+            StmtKind::Continue => {
+                if self.loop_depth == 0 {
+                    return Err(
+                        Error::new(crate::ErrorKind::Syntax, "`continue` outside a loop")
+                            .at(s.span),
+                    );
+                }
+                Ok(Flow::Continue)
+            }
+            StmtKind::Return(e) => {
+                if self.frames.is_empty() {
+                    return Err(Error::new(
+                        crate::ErrorKind::Syntax,
+                        "`return` outside a function",
+                    )
+                    .at(s.span));
+                }
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                Ok(Flow::Return(v))
+            }
+            StmtKind::Set(None) => {
+                let listing = self.flags.listing();
+                self.print(&listing);
+                Ok(Flow::Normal(None))
+            }
+            StmtKind::Set(Some(f)) => {
+                let mut flags = self.flags.clone();
+                flags
+                    .set(&f.name.name, &f.value_text)
+                    .map_err(|e| e.at(f.name.span.to(f.value_span)))?;
+                if let crate::flags::DeviceFlag::Gpu(i) = flags.device {
+                    crate::builtins::device::check_gpu(i).map_err(|e| e.at(f.value_span))?;
+                }
+                self.flags = flags;
+                self.flags_changed();
+                Ok(Flow::Normal(None))
+            }
+        }
+    }
+
+    fn exec_for(&mut self, var: &Target, iter: &Expr, body: &Block) -> Result<Flow> {
+        let it = self.eval(iter)?;
+        let mut items = self.iterate(it).map_err(|e| e.at(iter.span))?;
+        self.loop_depth += 1;
+        let result = (|| {
+            while let Some(item) = items.next(self)? {
+                self.check_interrupt().map_err(|e| e.at(iter.span))?;
+                self.assign(var, item)?;
+                match self.exec_block(&body.stmts)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    _ => {}
+                }
+            }
+            Ok(Flow::Normal(None))
+        })();
+        self.loop_depth -= 1;
+        items.finish(self);
+        result
+    }
+
+    pub(crate) fn make_function(&self, name: &str, func: &FnBody) -> Value {
+        let captured = self
+            .frames
+            .last()
+            .map(|f| f.iter().map(|(k, v)| (k.clone(), v.clone())).collect());
+        Value::Func(Arc::new(Function {
+            name: name.to_string(),
+            def: func.clone(),
+            captured: captured.unwrap_or_default(),
+            source: self.source.clone(),
+        }))
+    }
+
+    /// Bind a name in the innermost scope.
+    pub fn bind(&mut self, name: &str, v: Value) {
+        match self.frames.last_mut() {
+            Some(f) => {
+                f.insert(name.to_string(), v);
+            }
+            None => {
+                self.globals.insert(name.to_string(), v);
+            }
+        }
+    }
+
+    pub(crate) fn assign(&mut self, target: &Target, v: Value) -> Result<()> {
+        match target {
+            Target::Name(id) => {
+                self.bind(&id.name, v);
+                Ok(())
+            }
+            Target::Tuple(targets, span) => {
+                let items: Vec<Value> = match &v {
+                    Value::Tuple(t) | Value::List(t) => t.to_vec(),
+                    Value::Array(a) if a.ndim() > 0 => {
+                        let n = a.shape()[0];
+                        (0..n)
+                            .map(|i| {
+                                a.index(&[crate::array::index::Index::Int(i as i64)])
+                                    .map(Value::Array)
+                            })
+                            .collect::<Result<_>>()?
+                    }
+                    other => {
+                        return Err(Error::type_(format!(
+                            "cannot unpack a {} into {} names",
+                            other.type_name(),
+                            targets.len()
+                        ))
+                        .at(*span));
+                    }
+                };
+                if items.len() != targets.len() {
+                    return Err(Error::value(format!(
+                        "cannot unpack {} values into {} names",
+                        items.len(),
+                        targets.len()
+                    ))
+                    .at(*span));
+                }
+                for (t, item) in targets.iter().zip(items) {
+                    self.assign(t, item)?;
+                }
+                Ok(())
+            }
+            Target::Index { base, index, span } => {
+                let b = self.eval(base)?;
+                let Value::Array(arr) = b else {
+                    return Err(Error::type_(format!(
+                        "cannot assign into a {} with [...]",
+                        b.type_name()
+                    ))
+                    .at(base.span));
+                };
+                let idx = self.eval_index(index)?;
+                let src = self.to_array_like(&v, &arr).map_err(|e| e.at(*span))?;
+                arr.assign(&idx, &src).map_err(|e| e.at(*span))
+            }
+            Target::Attr { attr, span, .. } => Err(Error::type_(format!(
+                "attribute `{}` cannot be assigned",
+                attr.name
+            ))
+            .at(*span)
+            .with_help("attributes like shape and dtype are read-only; use reshape or astype")),
+        }
+    }
+
+    /// A value written into `like`'s buffer: arrays as they are, scalars as 0-d arrays of like's dtype.
+    fn to_array_like(&self, v: &Value, like: &Array) -> Result<Array> {
+        match v {
+            Value::Array(a) => Ok(a.clone()),
+            other => {
+                crate::array::create::value_to_array(other, Some(like.dtype()), self.float_x())
+            }
+        }
+    }
+
+    /// `x op= e`: in place (NumPy semantics: views see it) when the result fits x's
+    /// shape and dtype; a plain rebinding when x is a scalar or the only holder of its buffer.
+    fn aug_assign(
+        &mut self,
+        target: &Target,
+        op: BinOp,
+        value: &Expr,
+        span: gcalc_lang::Span,
+    ) -> Result<()> {
+        let cur = match target {
+            Target::Name(id) => self.lookup(&id.name, id.span)?,
+            Target::Index { base, index, .. } => {
+                let b = self.eval(base)?;
+                let Value::Array(arr) = b else {
+                    return Err(Error::type_("`[...] op=` needs an array").at(base.span));
+                };
+                let idx = self.eval_index(index)?;
+                Value::Array(arr.index(&idx)?)
+            }
+            _ => return Err(Error::type_("cannot use an augmented assignment here").at(span)),
+        };
+        let rhs = self.eval(value)?;
+        let result = if op == BinOp::MatMul {
+            self.matmul_values(&cur, &rhs).map_err(|e| e.at(span))?
+        } else {
+            let node = EwNode::Op {
+                op: super::eval::binop_def(op)?,
+                args: vec![
+                    EwNode::Leaf(fuse::operand(&cur)?),
+                    EwNode::Leaf(fuse::operand(&rhs)?),
+                ],
+            };
+            super::eval::operand_value(fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?)
+        };
+        match (&cur, target) {
+            (Value::Array(x), _) => {
+                let in_place = match &result {
+                    Value::Array(r) => r.shape() == x.shape(),
+                    _ => true,
+                };
+                let shared = !matches!(target, Target::Name(_))
+                    || std::sync::Arc::strong_count(x.storage()) > 2;
+                if in_place && shared {
+                    let src = self.to_array_like(&result, x)?;
+                    if let Value::Array(r) = &result {
+                        if r.dtype() != x.dtype()
+                            && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
+                        {
+                            return Err(Error::dtype(
+                                op.symbol(),
+                                format!(
+                                    "cannot write the {} result of `{}=` into a {} array in place",
+                                    r.dtype(),
+                                    op.symbol(),
+                                    x.dtype()
+                                ),
+                            )
+                            .at(span)
+                            .with_help(format!(
+                                "write `x = x {} ...` to make a new array, or astype first",
+                                op.symbol()
+                            )));
+                        }
+                    }
+                    return x.assign(&[], &src).map_err(|e| e.at(span));
+                }
+                self.assign(target, result)
+            }
+            _ => self.assign(target, result),
+        }
+    }
+}
+
+impl Interp {
+    /// Replace the current source (a new cell or script).
+    pub(crate) fn set_source(&mut self, name: &str, text: &str) {
+        self.source = Arc::new(Source {
+            name: name.to_string(),
+            text: text.to_string(),
+        });
+    }
+}

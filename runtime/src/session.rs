@@ -1,0 +1,223 @@
+//! `Session`: the one API every front-end drives (terminal REPL, scripts,
+//! Jupyter kernel): execute, complete, inspect, is_complete, interrupt.
+
+use crate::display;
+use crate::error::{Error, ErrorKind};
+use crate::flags::Flags;
+use crate::interp::Interp;
+use crate::output::{DisplayData, Output};
+use crate::value::Value;
+use gcalc_lang::Completeness;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What running one input gave.
+#[derive(Debug, Default)]
+pub struct ExecOutcome {
+    /// The value of the last statement when it is an expression (not `none`).
+    pub value: Option<DisplayData>,
+    /// The first error, if the input failed (parse errors: all of them, rendered together).
+    pub error: Option<ExecError>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExecError {
+    pub errors: Vec<Error>,
+    /// Rendered with source lines and carets, without colour.
+    pub rendered: String,
+    /// The same with ANSI colour.
+    pub rendered_color: String,
+}
+
+impl ExecError {
+    /// Jupyter's `ename`.
+    pub fn ename(&self) -> &'static str {
+        self.errors.first().map_or("Error", |e| e.kind.class_name())
+    }
+    /// Jupyter's `evalue`.
+    pub fn evalue(&self) -> String {
+        self.errors
+            .first()
+            .map_or(String::new(), |e| e.full_message())
+    }
+    pub fn kind(&self) -> Option<ErrorKind> {
+        self.errors.first().map(|e| e.kind)
+    }
+}
+
+/// Stops the running statement from another thread (Ctrl-C, a Jupyter interrupt).
+#[derive(Clone)]
+pub struct InterruptHandle(Arc<AtomicBool>);
+
+impl InterruptHandle {
+    pub fn interrupt(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A variable as `:vars` and inspection show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarInfo {
+    pub name: String,
+    pub type_name: String,
+    pub shape: Option<Vec<usize>>,
+    pub dtype: Option<String>,
+    pub device: Option<String>,
+    pub bytes: Option<usize>,
+}
+
+pub struct Session {
+    pub(crate) interp: Interp,
+}
+
+impl Session {
+    pub fn new(flags: Flags, out: Box<dyn Output>) -> Session {
+        Session {
+            interp: Interp::new(flags, out),
+        }
+    }
+
+    /// Parse and run `code`, shown in errors as `source_name` (a file name, `<stdin>`, `In [3]`).
+    pub fn execute(&mut self, code: &str, source_name: &str) -> ExecOutcome {
+        let parsed = gcalc_lang::parse(code);
+        if !parsed.diagnostics.is_empty() {
+            let errors: Vec<Error> = parsed
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    let mut e = Error::new(ErrorKind::Syntax, d.message.clone());
+                    e.span = d.span;
+                    e.help = d.help.clone();
+                    e
+                })
+                .collect();
+            return ExecOutcome {
+                value: None,
+                error: Some(self.render(errors, source_name, code)),
+            };
+        }
+        // A stale interrupt (pressed while idle) must not stop the next input.
+        self.interp.interrupt_flag().store(false, Ordering::Relaxed);
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.interp.run(&parsed.program, source_name, code)
+        }));
+        match r {
+            Ok(Ok(v)) => ExecOutcome {
+                value: v.as_ref().and_then(display::display_data),
+                error: None,
+            },
+            Ok(Err(e)) => ExecOutcome {
+                value: None,
+                error: Some(self.render(vec![e], source_name, code)),
+            },
+            Err(p) => {
+                let msg = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown panic".into());
+                let e =
+                    Error::internal(format!("gcalc panicked: {msg}")).at(self.interp.current_stmt);
+                ExecOutcome {
+                    value: None,
+                    error: Some(self.render(vec![e], source_name, code)),
+                }
+            }
+        }
+    }
+
+    fn render(&self, errors: Vec<Error>, source_name: &str, code: &str) -> ExecError {
+        let rendered = errors
+            .iter()
+            .map(|e| e.render(source_name, code, false))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let rendered_color = errors
+            .iter()
+            .map(|e| e.render(source_name, code, true))
+            .collect::<Vec<_>>()
+            .join("\n");
+        ExecError {
+            errors,
+            rendered,
+            rendered_color,
+        }
+    }
+
+    /// Whether `code` is a whole input, needs more lines, or cannot parse.
+    pub fn is_complete(&self, code: &str) -> Completeness {
+        gcalc_lang::is_complete(code)
+    }
+
+    pub fn interrupt_handle(&self) -> InterruptHandle {
+        InterruptHandle(self.interp.interrupt_flag())
+    }
+
+    /// Replace where output goes; gives back the old sink.
+    pub fn set_output(&mut self, out: Box<dyn Output>) -> Box<dyn Output> {
+        std::mem::replace(&mut self.interp.out, out)
+    }
+
+    pub fn set_script_args(&mut self, args: Vec<String>) {
+        self.interp.script_args = args;
+    }
+
+    pub fn flags(&self) -> &Flags {
+        &self.interp.flags
+    }
+
+    /// The session's variables, sorted by name.
+    pub fn vars(&self) -> Vec<VarInfo> {
+        let mut v: Vec<VarInfo> = self
+            .interp
+            .globals
+            .iter()
+            .map(|(k, v)| var_info(k, v))
+            .collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v
+    }
+
+    /// A variable's value.
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.interp.globals.get(name).cloned()
+    }
+
+    /// Forget every variable (flags stay).
+    pub fn reset(&mut self) {
+        self.interp.globals.clear();
+    }
+
+    /// The signature of a builtin, for a prompt's hint (`exp(x)`).
+    pub fn signature(&self, name: &str) -> Option<&'static str> {
+        if self.interp.globals.contains_key(name) {
+            return None;
+        }
+        crate::ops::lookup(name).map(|d| d.sig)
+    }
+
+    pub fn interp(&mut self) -> &mut Interp {
+        &mut self.interp
+    }
+}
+
+pub(crate) fn var_info(name: &str, v: &Value) -> VarInfo {
+    match v {
+        Value::Array(a) => VarInfo {
+            name: name.into(),
+            type_name: "array".into(),
+            shape: Some(a.shape().to_vec()),
+            dtype: Some(a.dtype().name().into()),
+            device: Some(a.device().to_string()),
+            bytes: Some(a.nbytes()),
+        },
+        other => VarInfo {
+            name: name.into(),
+            type_name: other.type_name().into(),
+            shape: None,
+            dtype: None,
+            device: None,
+            bytes: None,
+        },
+    }
+}
