@@ -97,6 +97,17 @@ fn tab_completes_a_variable_and_a_builtin() {
     p.expect("print").expect("completed builtin echoed");
     let out = run(&mut p, "(31337)");
     assert!(out.contains("\r\n31337\r\n"), "print did not run: {out:?}");
+    // A method after `.` (by the value's type) and a flag name after `set `.
+    p.send("myvariable.copyt\t").expect("send");
+    p.expect("copyto").expect("completed method echoed");
+    p.send_control('c').expect("send Ctrl-C");
+    next_prompt(&mut p, ">>> ", "Ctrl-C");
+    p.send("set floa\t").expect("send");
+    p.expect("set floatX").expect("completed flag echoed");
+    let out = run(&mut p, " = float64");
+    assert!(!out.contains("error"), "{out:?}");
+    let out = run(&mut p, ":flags");
+    assert!(out.contains("float64"), "{out:?}");
     quit(p);
 }
 

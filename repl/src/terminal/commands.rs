@@ -49,7 +49,7 @@ fn help_text() -> String {
 pub fn run(session: &mut Session, line: &str, color: bool) -> After {
     let line = line.trim();
     let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-    let arg = arg.trim();
+    let arg = arg.trim().trim_matches('"');
     match cmd {
         ":help" | ":h" | ":?" => print!("{}", help_text()),
         ":vars" => print!("{}", vars_table(&session.vars())),

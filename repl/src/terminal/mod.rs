@@ -28,6 +28,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 type Rl = Editor<ReplHelper, FileHistory>;
 
+/// Entries kept in the history file.
+const HISTORY_SIZE: usize = 10_000;
+
 /// Ctrl-C presses during one statement after which the REPL gives up waiting
 /// for it and quits (a statement stuck inside one long operation).
 const HARD_EXIT_PRESSES: u32 = 3;
@@ -151,12 +154,7 @@ pub fn run(flags: Flags) -> u8 {
     let interrupt = session.interrupt_handle();
     let session = Rc::new(RefCell::new(session));
 
-    let config = Config::builder()
-        .auto_add_history(false)
-        .history_ignore_space(true)
-        .completion_type(CompletionType::List)
-        .build();
-    let mut rl: Rl = match Editor::with_config(config) {
+    let mut rl: Rl = match editor() {
         Ok(rl) => rl,
         Err(e) => {
             eprintln!("gcalc: cannot start the line editor: {e}");
@@ -207,6 +205,19 @@ pub fn run(flags: Flags) -> u8 {
         show_outcome(outcome, color);
     }
     0
+}
+
+/// The line editor: bash-style listing of completions, a long history kept
+/// by hand (entries are added whole, after their `... ` lines).
+fn editor() -> rustyline::Result<Rl> {
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_space(true)
+        .history_ignore_dups(true)?
+        .max_history_size(HISTORY_SIZE)?
+        .completion_type(CompletionType::List)
+        .build();
+    Editor::with_config(config)
 }
 
 fn save_history(rl: &mut Rl, path: Option<&std::path::Path>, code: &str) {
