@@ -4,8 +4,14 @@
 //! Invariant: an operation is defined in exactly one `OpDef`; nothing outside
 //! the table switches on op names.
 
-use crate::interp::{Args, Interp};
+pub mod elementwise;
+pub mod fuse;
+mod fuse_exec;
+pub mod linalg;
+pub mod reduce;
+
 use crate::error::Result;
+use crate::interp::{Args, Interp};
 use crate::value::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -26,16 +32,24 @@ pub struct OpDef {
 pub enum OpKind {
     /// Evaluated by calling the function with the interpreter and the arguments.
     Func(BuiltinFn),
+    /// An elementwise op: fused by `fuse::eval`, called through `fuse::call`.
+    Elementwise(elementwise::EwDef),
 }
 
 /// Every table, joined. Each module that defines ops exports `pub static OPS: &[OpDef]`.
 fn tables() -> Vec<&'static [OpDef]> {
-    vec![]
+    vec![elementwise::OPS, reduce::OPS, linalg::OPS]
 }
 
 fn index() -> &'static HashMap<&'static str, &'static OpDef> {
     static INDEX: OnceLock<HashMap<&'static str, &'static OpDef>> = OnceLock::new();
-    INDEX.get_or_init(|| tables().into_iter().flatten().map(|d| (d.name, d)).collect())
+    INDEX.get_or_init(|| {
+        tables()
+            .into_iter()
+            .flatten()
+            .map(|d| (d.name, d))
+            .collect()
+    })
 }
 
 pub fn lookup(name: &str) -> Option<&'static OpDef> {
