@@ -26,7 +26,9 @@ fn scalar(v: &Value) -> Option<f64> {
         Value::Int(i) => Some(*i as f64),
         Value::Float(f) => Some(*f),
         Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        Value::Array(a) if a.size() == 1 && a.ndim() <= 1 => a.get_f64(0).ok(),
+        Value::Array(a) if a.size() == 1 && a.ndim() <= 1 => {
+            a.to_f64_vec().ok().and_then(|v| v.first().copied())
+        }
         _ => None,
     }
 }
