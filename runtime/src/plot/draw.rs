@@ -256,6 +256,11 @@ where
         if !cats.is_empty() {
             mesh.disable_x_mesh().x_labels(cats.len().min(40));
         }
+        if let Chart::Image { rows, cols, .. } = &fig.chart {
+            // At most one tick per cell, so small images get whole-number ticks.
+            mesh.x_labels((cols + 1).min(11))
+                .y_labels((rows + 1).min(11));
+        }
         mesh.label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
             .x_label_formatter(&xfmt)
