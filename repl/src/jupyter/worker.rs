@@ -127,7 +127,6 @@ impl Worker {
     /// After an error with `stop_on_error`: the executes already queued are
     /// aborted now; see `should_abort` for those still on their way.
     fn abort_queued(&mut self) {
-        self.abort_since = Some((now_micros(), std::time::Instant::now()));
         while let Ok(Job::Shell(req)) = self.jobs.try_recv() {
             self.dispatch(req);
         }
@@ -285,6 +284,11 @@ impl Worker {
             self.history.record(n, &code, output_text);
         }
         if let Some(e) = &outcome.error {
+            if stop_on_error {
+                // Before the reply leaves: a request sent after the client
+                // saw this reply is dated later and runs.
+                self.abort_since = Some((now_micros(), std::time::Instant::now()));
+            }
             let tb = traceback(&e.rendered_color);
             self.publish(
                 req,
