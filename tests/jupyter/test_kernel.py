@@ -24,6 +24,7 @@ class GcalcKernelTests(jkt.KernelTests):
     code_generate_error = "undefined_name_here"
 
     code_execute_result = [
+        {"code": "1 + 1", "result": "2"},
         {"code": "6", "result": "6"},
         {"code": '"hi"', "result": '"hi"'},
         {"code": "fn seven() = 7\nseven()", "result": "7"},
