@@ -102,6 +102,6 @@ pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> crate::E
     crate::Error::device(format!("operands on {a} and {b}"))
         .with_op(op)
         .with_help(format!(
-            "move one first: x.to({b}) or x.copyto({a}); nothing is copied behind your back"
+            "move one operand first: the one on {a} with .to({b}), or the one on {b} with .to({a}); nothing is copied behind your back"
         ))
 }
