@@ -325,3 +325,33 @@ fn ten_thousand_point_line_renders_quickly() {
     // Generous for debug builds and a loaded machine; release is far below 100 ms.
     assert!(dt.as_secs_f64() < 5.0);
 }
+
+/// A log axis whose data stays inside one decade still gets labelled ticks.
+#[test]
+fn log_axis_within_one_decade_has_tick_labels() {
+    let dir = std::env::temp_dir().join(format!("gcalc-logy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("logy.svg");
+    let mut s = gcalc_runtime::Session::new(
+        gcalc_runtime::Flags::default(),
+        Box::new(gcalc_runtime::output::Captured::default()),
+    );
+    let code = format!(
+        "savefig(plot([0, 1, 2, 3], [0.7, 0.3, 0.15, 0.12], logy=true, file={:?}), {:?})",
+        dir.join("logy.png").display().to_string(),
+        path.display().to_string()
+    );
+    let out = s.execute(&code, "In[1]");
+    assert!(out.error.is_none(), "{:?}", out.error.map(|e| e.rendered));
+    let svg = std::fs::read_to_string(&path).expect("svg written");
+    let doc = roxmltree::Document::parse(&svg).expect("valid svg");
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    for want in ["0.1", "0.5", "1"] {
+        assert!(texts.contains(&want), "no tick label {want} in {texts:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -64,11 +64,15 @@ fn min_max(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     })
 }
 
-/// Widen a range by 5% each side (in log space for a log axis); a point becomes a range.
+/// Widen a range by 5% each side; a point becomes a range. A log axis is widened
+/// to whole decades, so that it always carries labelled power-of-ten ticks
+/// (plotters labels a log axis only at powers of ten).
 fn pad((lo, hi): (f64, f64), log: bool) -> (f64, f64) {
     if log {
-        let (l, h) = pad((lo.log10(), hi.log10()), false);
-        return (10f64.powf(l), 10f64.powf(h));
+        let l = lo.log10().floor();
+        let h = hi.log10().ceil().max(l + 1.0);
+        // A hair below the decade: plotters' tick search rounds log(0.1) up to 0.
+        return (10f64.powf(l) * (1.0 - 1e-9), 10f64.powf(h));
     }
     if hi > lo {
         let d = (hi - lo) * 0.05;
