@@ -12,6 +12,7 @@ pub mod flags;
 pub mod interp;
 pub mod ops;
 pub mod output;
+pub mod profile;
 pub mod random;
 pub mod session;
 pub mod value;

@@ -172,7 +172,7 @@ impl Interp {
     /// Evaluate a maximal elementwise subtree as one fused operation.
     fn eval_ew(&mut self, e: &Expr) -> Result<Value> {
         let node = self.ew_node(e)?;
-        Ok(operand_value(fuse::eval(node, self.float_x())?))
+        Ok(operand_value(self.fuse_eval(node)?))
     }
 
     /// Build the fusion tree of `e`; non-elementwise children are evaluated and become leaves.
@@ -293,7 +293,7 @@ impl Interp {
 
     fn node_to_value(&mut self, n: std::result::Result<EwNode, Value>) -> Result<Value> {
         match n {
-            Ok(node) => Ok(operand_value(fuse::eval(node, self.float_x())?)),
+            Ok(node) => Ok(operand_value(self.fuse_eval(node)?)),
             Err(v) => Ok(v),
         }
     }

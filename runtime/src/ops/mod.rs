@@ -38,6 +38,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,
+        crate::profile::OPS,
     ]
 }
 
