@@ -101,8 +101,7 @@ fn captured_text(s: &mut Session) -> String {
     let buf = Arc::new(Mutex::new(String::new()));
     s.set_output(Box::new(Text(buf.clone())));
     run(s, "profile()", "cell2");
-    let t = buf.lock().unwrap().clone();
-    t
+    buf.lock().unwrap().clone()
 }
 
 #[test]
