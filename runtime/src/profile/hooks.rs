@@ -31,9 +31,8 @@ impl Interp {
             return fuse::eval(node, self.float_x());
         }
         let device = w.device.unwrap_or(Device::Cpu);
-        let prof = self.profiler.clone();
         let tok = {
-            let mut st = prof.lock();
+            let mut st = self.profiler.lock();
             let site = self.site_id(&mut st);
             let kind = st.kinds.intern(w.kind_key, || kind_name(&node));
             let kernel = st
@@ -46,7 +45,7 @@ impl Interp {
             Ok(Operand::Array(a)) => a.nbytes() as u64,
             _ => 0,
         };
-        prof.lock().end(tok, out, None);
+        self.profiler.lock().end(tok, out, None);
         r
     }
 
@@ -67,9 +66,8 @@ impl Interp {
                 kernel_key = array_key(kernel_key, a);
             }
         }
-        let prof = self.profiler.clone();
         let tok = {
-            let mut st = prof.lock();
+            let mut st = self.profiler.lock();
             let site = self.site_id(&mut st);
             let kind = st
                 .kinds
@@ -92,7 +90,8 @@ impl Interp {
             Ok(v) => value_bytes(v),
             Err(_) => (0, None),
         };
-        prof.lock()
+        self.profiler
+            .lock()
             .end(tok, out, if device.is_none() { out_dev } else { None });
         r
     }
@@ -118,7 +117,10 @@ impl Interp {
             mix(mix(9, src as *const _ as u64), span.start as u64),
             span.end as u64,
         );
-        st.sites.intern(key, || {
+        if st.last_site.0 == key {
+            return st.last_site.1;
+        }
+        let id = st.sites.intern(key, || {
             let (line, _) = gcalc_lang::span::line_col(&src.text, span.start as usize);
             let text = gcalc_lang::span::line_text(&src.text, line).trim();
             let text = match text.char_indices().nth(60) {
@@ -130,7 +132,9 @@ impl Interp {
                 line,
                 text,
             }
-        })
+        });
+        st.last_site = (key, id);
+        id
     }
 }
 

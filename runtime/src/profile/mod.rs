@@ -45,6 +45,7 @@
 //! hooks out (the overhead benchmark's baseline).
 
 mod builtin;
+mod clock;
 mod hooks;
 pub mod recorder;
 mod records;

@@ -3,6 +3,7 @@
 //! and the global counters. One per session, behind a mutex so that backends
 //! can reach it too.
 
+use super::clock::{self, Tick};
 pub use super::records::*;
 use crate::device::Device;
 use crate::interp::Source;
@@ -31,7 +32,7 @@ pub struct Counters {
 /// A record that has begun and not ended.
 struct Open {
     index: usize,
-    start: Instant,
+    start: Tick,
     child_ns: u64,
 }
 
@@ -39,7 +40,8 @@ struct Open {
 pub struct State {
     /// Bumped by reset: tokens of an older generation are ignored.
     pub generation: u32,
-    pub origin: Instant,
+    /// Records' start times count from here (set when profiling first starts).
+    origin: Option<Tick>,
     on_since: Option<Instant>,
     wall_before: Duration,
     /// Every record (stored or not) in start order; `records` holds the first MAX_RECORDS.
@@ -55,6 +57,8 @@ pub struct State {
     /// Sources of the user functions being called, innermost last (their
     /// statements' spans point into these, not into the running cell).
     pub(crate) sources: Vec<Arc<Source>>,
+    /// The last site looked up (key, id): loops hit it every time.
+    pub(crate) last_site: (u64, u32),
 }
 
 /// Names a begun record until it ends (and, for launches, until device time arrives).
@@ -71,9 +75,10 @@ pub struct Token {
 impl State {
     pub fn new(on: bool) -> State {
         let now = Instant::now();
+        let origin = on.then(clock::now);
         State {
             generation: 0,
-            origin: now,
+            origin,
             on_since: on.then_some(now),
             wall_before: Duration::ZERO,
             records: Vec::new(),
@@ -85,13 +90,17 @@ impl State {
             open: Vec::new(),
             overflow: Vec::new(),
             sources: Vec::new(),
+            last_site: (0, 0),
         }
     }
 
     /// Profiling switched on or off (`set profile = ...`).
     pub fn set_on(&mut self, on: bool) {
         match (on, self.on_since) {
-            (true, None) => self.on_since = Some(Instant::now()),
+            (true, None) => {
+                self.on_since = Some(Instant::now());
+                self.origin.get_or_insert_with(clock::now);
+            }
             (false, Some(t)) => {
                 self.wall_before += t.elapsed();
                 self.on_since = None;
@@ -129,14 +138,15 @@ impl State {
         device: Device,
         bytes_in: u64,
     ) -> Token {
-        let start = Instant::now();
+        let start = clock::now();
+        let origin = *self.origin.get_or_insert(start);
         let rec = Record {
             class,
             kind,
             kernel,
             site,
             device,
-            start_ns: start.duration_since(self.origin).as_nanos() as u64,
+            start_ns: start.ns_since(origin),
             host_ns: 0,
             device_ns: 0,
             bytes_alloc: 0,
@@ -168,12 +178,12 @@ impl State {
     /// End the innermost record begun with `tok`: its exclusive host time, output
     /// bytes, and its device when only the output tells it (creation ops).
     pub fn end(&mut self, tok: Token, bytes_out: u64, device: Option<Device>) {
-        let end = Instant::now();
+        let end = clock::now();
         if tok.generation != self.generation {
             return;
         }
         let Some(open) = self.open.pop() else { return };
-        let total = end.duration_since(open.start).as_nanos() as u64;
+        let total = end.ns_since(open.start);
         let own = total.saturating_sub(open.child_ns);
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += total;
@@ -211,10 +221,10 @@ impl State {
         let site = self.own_site(kind);
         let host_ns = host.as_nanos() as u64;
         let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
-        let start_ns = Instant::now()
-            .duration_since(self.origin)
-            .as_nanos()
-            .saturating_sub(host_ns as u128) as u64;
+        let now = clock::now();
+        let start_ns = now
+            .ns_since(*self.origin.get_or_insert(now))
+            .saturating_sub(host_ns);
         let rec = Record {
             class,
             kind,
