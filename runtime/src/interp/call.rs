@@ -23,10 +23,10 @@ fn special_name(interp: &Interp, n: &str) -> Option<Value> {
 
 impl Interp {
     pub(crate) fn lookup_var(&self, n: &str) -> Option<&Value> {
-        if let Some(f) = self.frames.last() {
-            if let Some(v) = f.get(n) {
-                return Some(v);
-            }
+        if let Some(f) = self.frames.last()
+            && let Some(v) = f.get(n)
+        {
+            return Some(v);
         }
         self.globals.get(n)
     }
@@ -151,26 +151,7 @@ impl Interp {
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
             OpKind::Elementwise(_) => {
-                if !args.kw.is_empty() {
-                    return Err(
-                        Error::value(format!("{}() takes no keyword arguments", def.name)).at(span),
-                    );
-                }
-                crate::ops::check_arity(def, args.pos.len()).map_err(|e| e.at(span))?;
-                let mut ops_ = Vec::with_capacity(args.pos.len());
-                for v in &args.pos {
-                    ops_.push(crate::ops::fuse::operand(v).map_err(|e| e.at(span))?);
-                }
-                let node = crate::ops::fuse::EwNode::Op {
-                    op: def,
-                    args: ops_
-                        .into_iter()
-                        .map(crate::ops::fuse::EwNode::Leaf)
-                        .collect(),
-                };
-                Ok(super::eval::operand_value(
-                    crate::ops::fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?,
-                ))
+                crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
             }
         }
     }
@@ -273,27 +254,29 @@ impl Interp {
         }
         self.frames.pop();
         self.pending_return = None;
-        result.map_err(|e| {
-            if !Arc::ptr_eq(&f.source, &self.source)
-                && !e.notes.iter().any(|n| n.contains(" in function "))
-            {
-                let (line, _) = gcalc_lang::span::line_col(
-                    &f.source.text,
-                    e.span.map_or(0, |s| s.start as usize),
-                );
-                let text = gcalc_lang::span::line_text(&f.source.text, line)
-                    .trim()
-                    .to_string();
-                let mut e = e;
+        result.map_err(|mut e| {
+            // A traceback line for each call the error passed through.
+            if e.kind != crate::ErrorKind::Interrupted {
+                let (line, _) = gcalc_lang::span::line_col(&self.source.text, span.start as usize);
                 e.notes.push(format!(
-                    "in function {} ({}:{line}: {text})",
-                    f.name, f.source.name
+                    "in {}(), called at {}:{line}",
+                    f.name, self.source.name
                 ));
-                e.span = Some(span);
-                e
-            } else {
-                e
+                if !Arc::ptr_eq(&f.source, &self.source) {
+                    // The span belongs to another source: point at the call instead.
+                    let (fl, _) = gcalc_lang::span::line_col(
+                        &f.source.text,
+                        e.span.map_or(0, |s| s.start as usize),
+                    );
+                    let text = gcalc_lang::span::line_text(&f.source.text, fl)
+                        .trim()
+                        .to_string();
+                    e.notes
+                        .push(format!("the error is at {}:{fl}: {text}", f.source.name));
+                    e.span = Some(span);
+                }
             }
+            e
         })
     }
 
@@ -319,10 +302,10 @@ impl Interp {
                 _ => {}
             }
         }
-        if let Value::Object(o) = &recv {
-            if let Some(v) = o.attr(name) {
-                return Ok(v);
-            }
+        if let Value::Object(o) = &recv
+            && let Some(v) = o.attr(name)
+        {
+            return Ok(v);
         }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
             return Ok(Value::Method(Box::new(recv), def));
