@@ -150,9 +150,7 @@ impl Interp {
         let span = args.span;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
-            OpKind::Elementwise(_) => {
-                crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
-            }
+            OpKind::Elementwise(_) => crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span)),
         }
     }
 
@@ -258,21 +256,12 @@ impl Interp {
             // A traceback line for each call the error passed through.
             if e.kind != crate::ErrorKind::Interrupted {
                 let (line, _) = gcalc_lang::span::line_col(&self.source.text, span.start as usize);
-                e.notes.push(format!(
-                    "in {}(), called at {}:{line}",
-                    f.name, self.source.name
-                ));
+                e.notes.push(format!("in {}(), called at {}:{line}", f.name, self.source.name));
                 if !Arc::ptr_eq(&f.source, &self.source) {
                     // The span belongs to another source: point at the call instead.
-                    let (fl, _) = gcalc_lang::span::line_col(
-                        &f.source.text,
-                        e.span.map_or(0, |s| s.start as usize),
-                    );
-                    let text = gcalc_lang::span::line_text(&f.source.text, fl)
-                        .trim()
-                        .to_string();
-                    e.notes
-                        .push(format!("the error is at {}:{fl}: {text}", f.source.name));
+                    let (fl, _) = gcalc_lang::span::line_col(&f.source.text, e.span.map_or(0, |s| s.start as usize));
+                    let text = gcalc_lang::span::line_text(&f.source.text, fl).trim().to_string();
+                    e.notes.push(format!("the error is at {}:{fl}: {text}", f.source.name));
                     e.span = Some(span);
                 }
             }
