@@ -295,7 +295,7 @@ fn backends_report_transfers_launches_and_device_times() {
     assert_eq!(c.peak, vec![(g, 1 << 20)]);
     let exp = &st.kinds.aggs[0];
     assert_eq!(exp.time_ns(), 30_000);
-    assert_eq!(st.records[0].device_ns, 30_000);
+    assert_eq!(st.records.get(0).unwrap().device_ns, 30_000);
     assert!(st.kinds.names.iter().any(|n| n == "transfer H2D"));
     assert!(
         st.sites

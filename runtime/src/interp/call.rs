@@ -146,6 +146,7 @@ impl Interp {
         self.call_def_inner(def, args)
     }
 
+    #[inline(always)]
     pub(crate) fn call_def_inner(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
         let span = args.span;
         match &def.kind {

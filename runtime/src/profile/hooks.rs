@@ -34,10 +34,10 @@ impl Interp {
         let tok = {
             let mut st = self.profiler.lock();
             let site = self.site_id(&mut st);
-            let kind = st.kinds.intern(w.kind_key, || kind_name(&node));
-            let kernel = st
-                .kernels
-                .intern(w.kernel_key, || format!("{} {device}", kernel_name(&node)));
+            let (kind, kernel) = st.kind_kernel(w.kernel_key, || {
+                let kernel = format!("{} {device}", kernel_name(&node));
+                (w.kind_key, kind_name(&node), kernel)
+            });
             st.begin(Class::Fused, kind, kernel, site, device, w.bytes)
         };
         let r = fuse::eval(node, self.float_x());
@@ -69,13 +69,15 @@ impl Interp {
         let tok = {
             let mut st = self.profiler.lock();
             let site = self.site_id(&mut st);
-            let kind = st
-                .kinds
-                .intern(mix(5, def.name.as_ptr() as u64), || def.name.to_string());
             let dev = device.unwrap_or(Device::Cpu);
-            let kernel = st
-                .kernels
-                .intern(kernel_key, || format!("{} {dev}", call_name(def, &args)));
+            let (kind, kernel) = st.kind_kernel(kernel_key, || {
+                let kernel = format!("{} {dev}", call_name(def, &args));
+                (
+                    mix(5, def.name.as_ptr() as u64),
+                    def.name.to_string(),
+                    kernel,
+                )
+            });
             st.begin(
                 Class::Op,
                 kind,

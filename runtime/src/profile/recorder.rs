@@ -45,7 +45,7 @@ pub struct State {
     on_since: Option<Instant>,
     wall_before: Duration,
     /// Every record (stored or not) in start order; `records` holds the first MAX_RECORDS.
-    pub records: Vec<Record>,
+    pub records: Records,
     pub dropped: u64,
     pub kinds: Table<String>,
     pub kernels: Table<String>,
@@ -59,6 +59,8 @@ pub struct State {
     pub(crate) sources: Vec<Arc<Source>>,
     /// The last site looked up (key, id): loops hit it every time.
     pub(crate) last_site: (u64, u32),
+    /// Kernel key -> (kind id, kernel id): one lookup a record.
+    pairs: std::collections::HashMap<u64, (u32, u32), std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
 /// Names a begun record until it ends (and, for launches, until device time arrives).
@@ -81,7 +83,7 @@ impl State {
             origin,
             on_since: on.then_some(now),
             wall_before: Duration::ZERO,
-            records: Vec::new(),
+            records: Records::default(),
             dropped: 0,
             kinds: Table::default(),
             kernels: Table::default(),
@@ -91,7 +93,26 @@ impl State {
             overflow: Vec::new(),
             sources: Vec::new(),
             last_site: (0, 0),
+            pairs: Default::default(),
         }
+    }
+
+    /// The kind and kernel ids of a kernel key; on a miss the kind's key and
+    /// name and the kernel's name are made by `make`.
+    #[inline]
+    pub fn kind_kernel(
+        &mut self,
+        kernel_key: u64,
+        make: impl FnOnce() -> (u64, String, String),
+    ) -> (u32, u32) {
+        if let Some(&p) = self.pairs.get(&kernel_key) {
+            return p;
+        }
+        let (kind_key, kind, kernel) = make();
+        let k = self.kinds.intern(kind_key, || kind);
+        let kn = self.kernels.intern(kernel_key, || kernel);
+        self.pairs.insert(kernel_key, (k, kn));
+        (k, kn)
     }
 
     /// Profiling switched on or off (`set profile = ...`).

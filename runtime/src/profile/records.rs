@@ -152,3 +152,42 @@ impl Hasher for KeyHasher {
 pub fn mix(h: u64, x: u64) -> u64 {
     (h.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
+
+/// Records per chunk: growing never copies what is already stored.
+const CHUNK: usize = 8192;
+
+/// Records in start order, stored in fixed-size chunks.
+#[derive(Default)]
+pub struct Records {
+    chunks: Vec<Vec<Record>>,
+    len: usize,
+}
+
+impl Records {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn push(&mut self, r: Record) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < CHUNK => c.push(r),
+            _ => {
+                let mut c = Vec::with_capacity(CHUNK);
+                c.push(r);
+                self.chunks.push(c);
+            }
+        }
+        self.len += 1;
+    }
+    pub fn get(&self, i: usize) -> Option<&Record> {
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK)
+    }
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut Record> {
+        self.chunks.get_mut(i / CHUNK)?.get_mut(i % CHUNK)
+    }
+    pub fn iter(&self) -> impl Iterator<Item = &Record> {
+        self.chunks.iter().flatten()
+    }
+}
