@@ -14,6 +14,7 @@ pub mod npy;
 pub mod ops;
 pub mod output;
 pub mod plot;
+pub mod profile;
 pub mod random;
 pub mod session;
 pub mod value;

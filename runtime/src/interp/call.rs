@@ -140,6 +140,14 @@ impl Interp {
     }
 
     fn call_def(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        if crate::profile::HOOKS && self.flags.profile {
+            return self.profiled_call(def, args);
+        }
+        self.call_def_inner(def, args)
+    }
+
+    #[inline(always)]
+    pub(crate) fn call_def_inner(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
         let span = args.span;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
@@ -230,6 +238,7 @@ impl Interp {
         self.frames.pop();
         bound?;
         self.frames.push(frame);
+        let prof = crate::profile::HOOKS && self.flags.profile && self.profile_enter_fn(&f.source);
         let saved_loop = std::mem::replace(&mut self.loop_depth, 0);
         let result = match &f.def.body {
             FnBodyKind::Expr(e) => self.eval(e),
@@ -241,6 +250,9 @@ impl Interp {
             },
         };
         self.loop_depth = saved_loop;
+        if prof {
+            self.profile_leave_fn();
+        }
         self.frames.pop();
         self.pending_return = None;
         result.map_err(|mut e| {

@@ -298,7 +298,7 @@ impl Interp {
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
             Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),
-            Ok(node) => Ok(operand_value(fuse::eval(node, self.float_x())?)),
+            Ok(node) => Ok(operand_value(self.fuse_eval(node)?)),
             Err(v) => Ok(v),
         }
     }

@@ -268,7 +268,7 @@ impl Interp {
                     EwNode::Leaf(fuse::operand(&rhs)?),
                 ],
             };
-            super::eval::operand_value(fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?)
+            super::eval::operand_value(self.fuse_eval(node).map_err(|e| e.at(span))?)
         };
         match (&cur, &result) {
             (Value::Array(x), Value::Array(r)) => {

@@ -48,6 +48,8 @@ pub struct Interp {
     pub(crate) pending_break: Option<bool>,
     /// The statement being executed (its span names it in deferred errors).
     pub current_stmt: gcalc_lang::Span,
+    /// The session's recorder (records only while `flags.profile`).
+    pub profiler: crate::profile::Profiler,
 }
 
 /// How a statement ended.
@@ -63,7 +65,6 @@ impl Interp {
         Interp {
             globals: HashMap::new(),
             frames: Vec::new(),
-            flags,
             rng: Rng::default(),
             out,
             interrupt: Arc::new(AtomicBool::new(false)),
@@ -77,6 +78,8 @@ impl Interp {
             pending_return: None,
             pending_break: None,
             current_stmt: gcalc_lang::Span::default(),
+            profiler: crate::profile::Profiler::new(flags.profile),
+            flags,
         }
     }
 
@@ -120,6 +123,7 @@ impl Interp {
         self.loop_depth = 0;
         self.pending_return = None;
         self.pending_break = None;
+        let _prof = crate::profile::enter(&self.profiler);
         let r = self.exec_block(&prog.stmts);
         self.frames.clear();
         match r? {
@@ -134,7 +138,9 @@ impl Interp {
     }
 
     /// Called after `set` changed a flag.
-    pub(crate) fn flags_changed(&mut self) {}
+    pub(crate) fn flags_changed(&mut self) {
+        self.profiler.lock().set_on(self.flags.profile);
+    }
 
     pub fn source(&self) -> &Source {
         &self.source

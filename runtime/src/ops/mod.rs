@@ -55,6 +55,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,
+        crate::profile::OPS,
     ]
 }
 

@@ -1,0 +1,216 @@
+//! The profiler (Theano's ProfileMode for gcalc): with `set profile = true`
+//! every operation is recorded; `profile()` prints where the time went.
+//!
+//! # What is recorded
+//! - every builtin call (`OpDef` called as a function: `sum`, `matmul`, `zeros`,
+//!   `print`...), hooked in `Interp::call_def`;
+//! - every fused elementwise tree that has at least one array operand, hooked
+//!   where the interpreter calls `fuse::eval` (`eval_ew`, `x op= e`). Trees of
+//!   scalars only (`k + 1` on ints) are interpreter work: no kernel, no record;
+//! - what the backends report through the functions below: kernel device
+//!   times, transfers, compiles, syncs, launches, memory.
+//!
+//! Each record has its op kind (`sum`, or `fused(exp(add(x0, s)))` for a
+//! tree: arrays `x0, x1...` by position, scalars `s`), kernel (the same with
+//! each leaf's dtype and shape, and the device), source site (`file:line` and
+//! the statement), host time (exclusive of nested records), device time,
+//! bytes allocated (outputs) and bytes moved (inputs + outputs).
+//!
+//! # Time accounting
+//! wall = the time profiling was on since it began or was last reset;
+//! time in ops = the sum of the records' exclusive host times (each instant
+//! counted once); interpreter = wall - time in ops. Device times overlap the
+//! host's (GPU work is asynchronous) and are reported beside it.
+//!
+//! # API for the backends (the CUDA engineer)
+//! The session's recorder is installed for the thread while it runs
+//! (`Interp::run`), so these free functions need no interpreter; each is a
+//! thread-local read and returns at once when profiling is off.
+//! ```ignore
+//! use gcalc_runtime::profile::{self, Direction};
+//! profile::is_on() -> bool                       // skip creating CUDA events when false
+//! profile::launch(device: Device) -> Option<profile::LaunchToken>
+//!     // at each kernel launch: counts it; the token names the op being recorded
+//! profile::kernel_time(tok: profile::LaunchToken, device_time: Duration)
+//!     // at a sync point, for each launch: CUDA event elapsed time (added to its op)
+//! profile::sync(device: Device, host_wait: Duration)   // each sync point
+//! profile::transfer(dir: Direction, device: Device, bytes: u64,
+//!                   host: Duration, device_time: Option<Duration>)
+//!     // a copy; its own row ("transfer H2D"); host time is taken out of the enclosing op
+//! profile::compile(what: &str, device: Device, host: Duration, cache_hit: bool)
+//!     // an NVRTC compile (cache_hit = false) or a cubin loaded from the cache
+//! profile::memory(device: Device, in_use_bytes: u64)   // after allocations; keeps the peak
+//! ```
+//! Build with the `no-profile-hooks` feature to compile the interpreter's
+//! hooks out (the overhead benchmark's baseline).
+
+mod builtin;
+mod clock;
+mod hooks;
+pub mod recorder;
+mod records;
+mod report;
+
+pub use builtin::OPS;
+pub use recorder::{Class, Direction, Record, State};
+pub use report::{to_html, to_json, to_text};
+
+use crate::device::Device;
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// False when the interpreter's hooks are compiled out (`no-profile-hooks`).
+pub const HOOKS: bool = !cfg!(feature = "no-profile-hooks");
+
+/// A session's recorder (cheap to clone: a shared handle).
+#[derive(Clone)]
+pub struct Profiler(Arc<Mutex<State>>);
+
+impl Profiler {
+    pub fn new(on: bool) -> Profiler {
+        Profiler(Arc::new(Mutex::new(State::new(on))))
+    }
+    /// The recorder's state (a poisoned lock is taken over: records are plain data).
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Profiler>> = const { RefCell::new(None) };
+}
+
+/// Restores the thread's previous recorder when dropped.
+pub struct Entered(Option<Profiler>);
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let prev = self.0.take();
+        CURRENT.with(|c| *c.borrow_mut() = prev);
+    }
+}
+
+/// Make `p` the recorder the backends report to on this thread.
+pub fn enter(p: &Profiler) -> Entered {
+    Entered(CURRENT.with(|c| c.borrow_mut().replace(p.clone())))
+}
+
+/// Run `f` on the thread's recorder when profiling is on.
+fn with_on<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
+    CURRENT.with(|c| {
+        let c = c.borrow();
+        let p = c.as_ref()?;
+        let mut st = p.lock();
+        if st.is_on() { Some(f(&mut st)) } else { None }
+    })
+}
+
+/// Whether the running session is profiling.
+pub fn is_on() -> bool {
+    with_on(|_| ()).is_some()
+}
+
+/// Names the op a kernel launch belongs to, for its device time later.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchToken(recorder::Token);
+
+/// Count a kernel launch; the token ties its device time to the op being recorded.
+pub fn launch(_device: Device) -> Option<LaunchToken> {
+    with_on(|st| {
+        st.counters.launches += 1;
+        st.current().map(LaunchToken)
+    })
+    .flatten()
+}
+
+/// A launch's device time (CUDA events, read at a sync point).
+pub fn kernel_time(tok: LaunchToken, device_time: Duration) {
+    with_on(|st| st.add_device_time(tok.0, device_time));
+}
+
+/// A sync point and how long the host waited in it.
+pub fn sync(_device: Device, host_wait: Duration) {
+    with_on(|st| {
+        st.counters.syncs += 1;
+        st.counters.sync_ns += host_wait.as_nanos() as u64;
+    });
+}
+
+/// A copy between host and device (or between devices): its own row.
+pub fn transfer(
+    dir: Direction,
+    device: Device,
+    bytes: u64,
+    host: Duration,
+    device_time: Option<Duration>,
+) {
+    with_on(|st| {
+        let ns = device_time.unwrap_or(host).as_nanos() as u64;
+        let c = &mut st.counters;
+        let (b, t) = match dir {
+            Direction::HostToDevice => (&mut c.h2d_bytes, &mut c.h2d_ns),
+            Direction::DeviceToHost => (&mut c.d2h_bytes, &mut c.d2h_ns),
+            Direction::DeviceToDevice => (&mut c.d2d_bytes, &mut c.d2d_ns),
+        };
+        *b += bytes;
+        *t += ns;
+        let name = format!("transfer {}", dir.short());
+        let kind = st
+            .kinds
+            .intern(recorder::mix(1, dir as u64), || name.clone());
+        let kernel = st.kernels.intern(
+            recorder::mix(recorder::mix(2, dir as u64), device_key(device)),
+            || format!("{name} {device}"),
+        );
+        st.complete(
+            Class::Transfer,
+            kind,
+            kernel,
+            device,
+            host,
+            device_time,
+            bytes,
+        );
+    });
+}
+
+/// A kernel compile (NVRTC) or, with `cache_hit`, a kernel loaded from the disk cache.
+pub fn compile(what: &str, device: Device, host: Duration, cache_hit: bool) {
+    with_on(|st| {
+        if cache_hit {
+            st.counters.cache_hits += 1;
+        } else {
+            st.counters.compiles += 1;
+        }
+        st.counters.compile_ns += host.as_nanos() as u64;
+        let label = if cache_hit {
+            "kernel cache load"
+        } else {
+            "kernel compile"
+        };
+        let kind = st
+            .kinds
+            .intern(recorder::mix(3, cache_hit as u64), || label.to_string());
+        let mut key = recorder::mix(4, device_key(device));
+        for b in what.bytes() {
+            key = recorder::mix(key, b as u64);
+        }
+        let kernel = st
+            .kernels
+            .intern(key, || format!("{label}: {what} {device}"));
+        st.complete(Class::Compile, kind, kernel, device, host, None, 0);
+    });
+}
+
+/// A device's bytes in use (the peak is reported).
+pub fn memory(device: Device, in_use_bytes: u64) {
+    with_on(|st| st.memory(device, in_use_bytes));
+}
+
+pub(crate) fn device_key(d: Device) -> u64 {
+    match d {
+        Device::Cpu => 0,
+        Device::Gpu(i) => 1 + i as u64,
+    }
+}

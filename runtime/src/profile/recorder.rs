@@ -1,0 +1,402 @@
+//! The recorder: begin/end of records with exclusive host times, device
+//! times that arrive at sync points, running aggregates for the three tables,
+//! and the global counters. One per session, behind a mutex so that backends
+//! can reach it too.
+
+use super::clock::{self, Tick};
+pub use super::records::*;
+use crate::device::Device;
+use crate::interp::Source;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Global counters reported by the backends.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    pub launches: u64,
+    pub syncs: u64,
+    pub sync_ns: u64,
+    pub h2d_bytes: u64,
+    pub h2d_ns: u64,
+    pub d2h_bytes: u64,
+    pub d2h_ns: u64,
+    pub d2d_bytes: u64,
+    pub d2d_ns: u64,
+    pub compiles: u64,
+    pub compile_ns: u64,
+    pub cache_hits: u64,
+    /// Peak bytes in use per device, as reported.
+    pub peak: Vec<(Device, u64)>,
+}
+
+/// A record that has begun and not ended.
+struct Open {
+    index: usize,
+    start: Tick,
+    child_ns: u64,
+}
+
+/// Everything recorded since profiling began or was last reset.
+pub struct State {
+    /// Bumped by reset: tokens of an older generation are ignored.
+    pub generation: u32,
+    /// Records' start times count from here (set when profiling first starts).
+    origin: Option<Tick>,
+    on_since: Option<Instant>,
+    wall_before: Duration,
+    /// Every record (stored or not) in start order; `records` holds the first MAX_RECORDS.
+    pub records: Records,
+    pub dropped: u64,
+    pub kinds: Table<String>,
+    pub kernels: Table<String>,
+    pub sites: Table<Site>,
+    pub counters: Counters,
+    open: Vec<Open>,
+    /// Records beyond MAX_RECORDS that are still open (by depth).
+    overflow: Vec<Record>,
+    /// Sources of the user functions being called, innermost last (their
+    /// statements' spans point into these, not into the running cell).
+    pub(crate) sources: Vec<Arc<Source>>,
+    /// The last site looked up (key, id): loops hit it every time.
+    pub(crate) last_site: (u64, u32),
+    /// Kernel key -> (kind id, kernel id): one lookup a record.
+    pairs: std::collections::HashMap<u64, (u32, u32), std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+/// Names a begun record until it ends (and, for launches, until device time arrives).
+#[derive(Clone, Copy, Debug)]
+pub struct Token {
+    pub(crate) generation: u32,
+    /// Index into `records`, or `usize::MAX` when it was not stored.
+    pub(crate) index: usize,
+    pub(crate) kind: u32,
+    pub(crate) kernel: u32,
+    pub(crate) site: u32,
+}
+
+impl State {
+    pub fn new(on: bool) -> State {
+        let now = Instant::now();
+        let origin = on.then(clock::now);
+        State {
+            generation: 0,
+            origin,
+            on_since: on.then_some(now),
+            wall_before: Duration::ZERO,
+            records: Records::default(),
+            dropped: 0,
+            kinds: Table::default(),
+            kernels: Table::default(),
+            sites: Table::default(),
+            counters: Counters::default(),
+            open: Vec::new(),
+            overflow: Vec::new(),
+            sources: Vec::new(),
+            last_site: (0, 0),
+            pairs: Default::default(),
+        }
+    }
+
+    /// The kind and kernel ids of a kernel key; on a miss the kind's key and
+    /// name and the kernel's name are made by `make`.
+    #[inline]
+    pub fn kind_kernel(
+        &mut self,
+        kernel_key: u64,
+        make: impl FnOnce() -> (u64, String, String),
+    ) -> (u32, u32) {
+        if let Some(&p) = self.pairs.get(&kernel_key) {
+            return p;
+        }
+        let (kind_key, kind, kernel) = make();
+        let k = self.kinds.intern(kind_key, || kind);
+        let kn = self.kernels.intern(kernel_key, || kernel);
+        self.pairs.insert(kernel_key, (k, kn));
+        (k, kn)
+    }
+
+    /// Profiling switched on or off (`set profile = ...`).
+    pub fn set_on(&mut self, on: bool) {
+        match (on, self.on_since) {
+            (true, None) => {
+                self.on_since = Some(Instant::now());
+                self.origin.get_or_insert_with(clock::now);
+            }
+            (false, Some(t)) => {
+                self.wall_before += t.elapsed();
+                self.on_since = None;
+            }
+            _ => {}
+        }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.on_since.is_some()
+    }
+
+    /// Wall time profiled since the last reset (the sum of the on intervals).
+    pub fn wall(&self) -> Duration {
+        self.wall_before + self.on_since.map_or(Duration::ZERO, |t| t.elapsed())
+    }
+
+    /// Forget everything; keep counting from now if on.
+    pub fn reset(&mut self) {
+        let on = self.is_on();
+        let generation = self.generation.wrapping_add(1);
+        let sources = std::mem::take(&mut self.sources);
+        *self = State::new(on);
+        self.generation = generation;
+        self.sources = sources;
+    }
+
+    /// Begin a record (ended by `end`). `bytes_in`: the inputs' bytes.
+    pub fn begin(
+        &mut self,
+        class: Class,
+        kind: u32,
+        kernel: u32,
+        site: u32,
+        device: Device,
+        bytes_in: u64,
+    ) -> Token {
+        let start = clock::now();
+        let origin = *self.origin.get_or_insert(start);
+        let rec = Record {
+            class,
+            kind,
+            kernel,
+            site,
+            device,
+            start_ns: start.ns_since(origin),
+            host_ns: 0,
+            device_ns: 0,
+            bytes_alloc: 0,
+            bytes_moved: bytes_in,
+            ended: false,
+        };
+        let index = if self.records.len() < MAX_RECORDS {
+            self.records.push(rec);
+            self.records.len() - 1
+        } else {
+            self.dropped += 1;
+            self.overflow.push(rec);
+            usize::MAX
+        };
+        self.open.push(Open {
+            index,
+            start,
+            child_ns: 0,
+        });
+        Token {
+            generation: self.generation,
+            index,
+            kind,
+            kernel,
+            site,
+        }
+    }
+
+    /// End the innermost record begun with `tok`: its exclusive host time, output
+    /// bytes, and its device when only the output tells it (creation ops).
+    pub fn end(&mut self, tok: Token, bytes_out: u64, device: Option<Device>) {
+        let end = clock::now();
+        if tok.generation != self.generation {
+            return;
+        }
+        let Some(open) = self.open.pop() else { return };
+        let total = end.ns_since(open.start);
+        let own = total.saturating_sub(open.child_ns);
+        if let Some(parent) = self.open.last_mut() {
+            parent.child_ns += total;
+        }
+        let rec = if open.index == usize::MAX {
+            self.overflow.pop()
+        } else {
+            self.records.get(open.index).cloned()
+        };
+        let Some(mut rec) = rec else { return };
+        rec.host_ns = own;
+        rec.bytes_alloc = bytes_out;
+        rec.bytes_moved += bytes_out;
+        rec.ended = true;
+        if let Some(d) = device {
+            rec.device = d;
+        }
+        self.add_to_aggs(&tok, &rec, own, rec.device_ns > 0);
+        if let Some(r) = self.records.get_mut(open.index) {
+            *r = rec;
+        }
+    }
+
+    /// A finished record whose host time was measured elsewhere (transfers, compiles).
+    pub fn complete(
+        &mut self,
+        class: Class,
+        kind: u32,
+        kernel: u32,
+        device: Device,
+        host: Duration,
+        device_time: Option<Duration>,
+        bytes: u64,
+    ) {
+        let site = self.own_site(kind);
+        let host_ns = host.as_nanos() as u64;
+        let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
+        let now = clock::now();
+        let start_ns = now
+            .ns_since(*self.origin.get_or_insert(now))
+            .saturating_sub(host_ns);
+        let rec = Record {
+            class,
+            kind,
+            kernel,
+            site,
+            device,
+            start_ns,
+            host_ns,
+            device_ns,
+            bytes_alloc: 0,
+            bytes_moved: bytes,
+            ended: true,
+        };
+        if let Some(parent) = self.open.last_mut() {
+            parent.child_ns += host_ns;
+        }
+        let tok = Token {
+            generation: self.generation,
+            index: usize::MAX,
+            kind,
+            kernel,
+            site,
+        };
+        self.add_to_aggs(&tok, &rec, host_ns, device_ns > 0);
+        if let Some(a) = self.kinds.agg(kind) {
+            a.device_ns += device_ns;
+        }
+        if let Some(a) = self.kernels.agg(kernel) {
+            a.device_ns += device_ns;
+        }
+        if let Some(a) = self.sites.agg(site) {
+            a.device_ns += device_ns;
+        }
+        if self.records.len() < MAX_RECORDS {
+            self.records.push(rec);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    fn add_to_aggs(&mut self, tok: &Token, rec: &Record, own: u64, has_device: bool) {
+        for a in [
+            self.kinds.agg(tok.kind),
+            self.kernels.agg(tok.kernel),
+            self.sites.agg(tok.site),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            a.calls += 1;
+            a.host_ns += own;
+            a.bytes_alloc += rec.bytes_alloc;
+            a.bytes_moved += rec.bytes_moved;
+            if has_device {
+                a.host_ns_with_device += own;
+            }
+        }
+    }
+
+    /// Device time for a record (a kernel it launched), read at a sync point.
+    pub fn add_device_time(&mut self, tok: Token, d: Duration) {
+        if tok.generation != self.generation {
+            return;
+        }
+        let ns = d.as_nanos() as u64;
+        // The first device time of an ended record replaces its host time in the tables.
+        let mut replaced_host = 0;
+        if let Some(r) = self.records.get_mut(tok.index) {
+            if r.ended && r.device_ns == 0 {
+                replaced_host = r.host_ns;
+            }
+            r.device_ns += ns;
+        }
+        for a in [
+            self.kinds.agg(tok.kind),
+            self.kernels.agg(tok.kernel),
+            self.sites.agg(tok.site),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            a.device_ns += ns;
+            a.host_ns_with_device += replaced_host;
+        }
+    }
+
+    /// The innermost open record (what a launch belongs to).
+    pub fn current(&self) -> Option<Token> {
+        let o = self.open.last()?;
+        let r = if o.index == usize::MAX {
+            self.overflow.last()
+        } else {
+            self.records.get(o.index)
+        }?;
+        Some(Token {
+            generation: self.generation,
+            index: o.index,
+            kind: r.kind,
+            kernel: r.kernel,
+            site: r.site,
+        })
+    }
+
+    /// The site of the innermost open record, or an "(outside any op)" site.
+    pub fn current_site(&mut self) -> u32 {
+        match self.current() {
+            Some(t) => t.site,
+            None => self.sites.intern(0, || Site {
+                file: "(outside any op)".into(),
+                line: 0,
+                text: String::new(),
+            }),
+        }
+    }
+
+    /// The current site as its own row for a transfer or compile: `file:line [transfer H2D] text`.
+    fn own_site(&mut self, kind: u32) -> u32 {
+        let site = self.current_site();
+        let label = self
+            .kinds
+            .names
+            .get(kind as usize)
+            .cloned()
+            .unwrap_or_default();
+        let base = self.sites.names.get(site as usize).cloned();
+        self.sites
+            .intern(mix(mix(10, site as u64), kind as u64), || {
+                let base = base.unwrap_or(Site {
+                    file: String::new(),
+                    line: 0,
+                    text: String::new(),
+                });
+                Site {
+                    file: base.file,
+                    line: base.line,
+                    text: format!("[{label}] {}", base.text),
+                }
+            })
+    }
+
+    /// Time spent inside records (exclusive host times, every record counted once).
+    pub fn op_time(&self) -> Duration {
+        let ns: u64 = self.kinds.aggs.iter().map(|a| a.host_ns).sum();
+        Duration::from_nanos(ns)
+    }
+
+    /// Note a device's bytes in use; keeps the peak.
+    pub fn memory(&mut self, device: Device, in_use: u64) {
+        match self.counters.peak.iter_mut().find(|(d, _)| *d == device) {
+            Some((_, p)) => *p = (*p).max(in_use),
+            None => self.counters.peak.push((device, in_use)),
+        }
+    }
+}
