@@ -140,10 +140,21 @@ impl Interp {
     }
 
     fn call_def(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        if self.tape.is_some() {
+            let span = args.span;
+            return self.call_def_taped(def, args).map_err(|e| e.at(span));
+        }
+        self.call_def_raw(def, args)
+    }
+
+    /// A builtin call as it is, without recording for autodiff.
+    pub(crate) fn call_def_raw(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
         let span = args.span;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
-            OpKind::Elementwise(_) => crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span)),
+            OpKind::Elementwise(_) => {
+                crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
+            }
         }
     }
 
@@ -245,12 +256,21 @@ impl Interp {
             // A traceback line for each call the error passed through.
             if e.kind != crate::ErrorKind::Interrupted {
                 let (line, _) = gcalc_lang::span::line_col(&self.source.text, span.start as usize);
-                e.notes.push(format!("in {}(), called at {}:{line}", f.name, self.source.name));
+                e.notes.push(format!(
+                    "in {}(), called at {}:{line}",
+                    f.name, self.source.name
+                ));
                 if !Arc::ptr_eq(&f.source, &self.source) {
                     // The span belongs to another source: point at the call instead.
-                    let (fl, _) = gcalc_lang::span::line_col(&f.source.text, e.span.map_or(0, |s| s.start as usize));
-                    let text = gcalc_lang::span::line_text(&f.source.text, fl).trim().to_string();
-                    e.notes.push(format!("the error is at {}:{fl}: {text}", f.source.name));
+                    let (fl, _) = gcalc_lang::span::line_col(
+                        &f.source.text,
+                        e.span.map_or(0, |s| s.start as usize),
+                    );
+                    let text = gcalc_lang::span::line_text(&f.source.text, fl)
+                        .trim()
+                        .to_string();
+                    e.notes
+                        .push(format!("the error is at {}:{fl}: {text}", f.source.name));
                     e.span = Some(span);
                 }
             }

@@ -200,10 +200,15 @@ impl Interp {
                 let inner = numeric(self.ew_node(operand)?, operand.span)?;
                 match op {
                     UnaryOp::Pos => Ok(Ok(inner)),
-                    UnaryOp::Neg => Ok(Ok(EwNode::Op { op: op_named("negative")?, args: vec![inner] })),
+                    UnaryOp::Neg => Ok(Ok(EwNode::Op {
+                        op: op_named("negative")?,
+                        args: vec![inner],
+                    })),
                 }
             }
-            ExprKind::Binary { op: BinOp::MatMul, .. } => {
+            ExprKind::Binary {
+                op: BinOp::MatMul, ..
+            } => {
                 let v = self.eval_matmul(e)?;
                 Ok(leaf(v))
             }
@@ -211,7 +216,10 @@ impl Interp {
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
                 match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: binop_def(*op)?, args: vec![l, r] })),
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
+                        op: binop_def(*op)?,
+                        args: vec![l, r],
+                    })),
                     (l, r) => {
                         // Strings, tuples and lists: `+` joins, `*` repeats.
                         let lv = self.node_to_value(l)?;
@@ -220,18 +228,29 @@ impl Interp {
                     }
                 }
             }
-            ExprKind::Compare { op: op @ (CmpOp::Is | CmpOp::IsNot), lhs, rhs } => {
+            ExprKind::Compare {
+                op: op @ (CmpOp::Is | CmpOp::IsNot),
+                lhs,
+                rhs,
+            } => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
                 let same = self.identical(&l, &r);
-                Ok(Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is { same } else { !same }))))
+                Ok(Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is {
+                    same
+                } else {
+                    !same
+                }))))
             }
             ExprKind::Compare { op, lhs, rhs } => {
                 // Non-numeric comparisons (strings, devices, dtypes...) are structural.
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
                 match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: cmp_def(*op)?, args: vec![l, r] })),
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
+                        op: cmp_def(*op)?,
+                        args: vec![l, r],
+                    })),
                     (l, r) => {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
@@ -258,7 +277,10 @@ impl Interp {
                             nodes.push(numeric(n, a.value.span)?);
                         }
                         crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(e.span))?;
-                        Ok(Ok(EwNode::Op { op: def, args: nodes }))
+                        Ok(Ok(EwNode::Op {
+                            op: def,
+                            args: nodes,
+                        }))
                     }
                     None => {
                         let v = self.eval(e)?;
@@ -276,7 +298,7 @@ impl Interp {
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
             Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),
-            Ok(node) => Ok(operand_value(fuse::eval(node, self.float_x())?)),
+            Ok(node) => Ok(operand_value(self.eval_tree(node)?)),
             Err(v) => Ok(v),
         }
     }
@@ -392,7 +414,8 @@ impl Interp {
         match base {
             Value::Array(a) => {
                 let idx = self.eval_index(items)?;
-                Ok(Value::Array(a.index(&idx)?))
+                let r = a.index(&idx)?;
+                Ok(Value::Array(self.record_index(&a, &idx, r)))
             }
             Value::Tuple(t) | Value::List(t) => {
                 let [IndexItem::Expr(e)] = items else {
@@ -491,24 +514,35 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
     match (op, l, r) {
         (BinOp::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(format!("{a}{b}"))),
-        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect())),
-        (BinOp::Add, Value::List(a), Value::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
+        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
+            Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
+        }
+        (BinOp::Add, Value::List(a), Value::List(b)) => {
+            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
+        }
         (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
             Ok(Value::str(a.repeat(repeat(*n))))
         }
-        (BinOp::Mul, Value::List(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
-            Ok(Value::list(a.iter().cloned().cycle().take(a.len() * repeat(*n)).collect()))
-        }
+        (BinOp::Mul, Value::List(a), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::List(a)) => Ok(Value::list(
+            a.iter()
+                .cloned()
+                .cycle()
+                .take(a.len() * repeat(*n))
+                .collect(),
+        )),
         _ => Err(Error::type_(format!(
             "`{}` is not defined between a {} and a {}",
             op.symbol(),
             l.type_name(),
             r.type_name()
         ))
-        .with_help(if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
-            "for elementwise math on a list, make an array first: array([...])"
-        } else {
-            "convert with str(), int() or float() first"
-        })),
+        .with_help(
+            if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
+                "for elementwise math on a list, make an array first: array([...])"
+            } else {
+                "convert with str(), int() or float() first"
+            },
+        )),
     }
 }

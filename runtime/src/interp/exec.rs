@@ -268,7 +268,7 @@ impl Interp {
                     EwNode::Leaf(fuse::operand(&rhs)?),
                 ],
             };
-            super::eval::operand_value(fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?)
+            super::eval::operand_value(self.eval_tree(node).map_err(|e| e.at(span))?)
         };
         match (&cur, &result) {
             (Value::Array(x), Value::Array(r)) => {
@@ -285,20 +285,36 @@ impl Interp {
                     .at(span)
                     .with_help(format!("write `x = x {sym} ...` to make a new array")));
                 }
-                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype()) {
+                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
+                {
                     return Err(Error::dtype(
                         sym,
-                        format!("cannot write the {} result of `{sym}=` into a {} array in place", r.dtype(), x.dtype()),
+                        format!(
+                            "cannot write the {} result of `{sym}=` into a {} array in place",
+                            r.dtype(),
+                            x.dtype()
+                        ),
                     )
                     .at(span)
-                    .with_help(format!("write `x = x {sym} ...` to make a new array, or astype first")));
+                    .with_help(format!(
+                        "write `x = x {sym} ...` to make a new array, or astype first"
+                    )));
                 }
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
-                let sole = matches!(target, Target::Name(_)) && std::sync::Arc::strong_count(x.storage()) <= 2;
+                // Under a gradient tape, never write in place: the tape may hold x.
+                let sole = matches!(target, Target::Name(_))
+                    && (self.tape.is_some() || std::sync::Arc::strong_count(x.storage()) <= 2);
                 if sole {
-                    let r = if r.dtype() == x.dtype() { r.clone() } else { r.astype(x.dtype())? };
-                    return self.assign(target, Value::Array(r));
+                    let r = match r.dtype() == x.dtype() {
+                        true => Value::Array(r.clone()),
+                        false => {
+                            let def = super::eval::op_named("astype")?;
+                            let to = Value::DType(x.dtype());
+                            self.call_builtin(def, vec![result.clone(), to], vec![], span)?
+                        }
+                    };
+                    return self.assign(target, r);
                 }
                 x.assign(&[], r).map_err(|e| e.at(span))
             }

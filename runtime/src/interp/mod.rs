@@ -48,6 +48,8 @@ pub struct Interp {
     pub(crate) pending_break: Option<bool>,
     /// The statement being executed (its span names it in deferred errors).
     pub current_stmt: gcalc_lang::Span,
+    /// The autodiff tape while a gradient function runs (see `autodiff`).
+    pub(crate) tape: Option<Box<crate::autodiff::Tape>>,
 }
 
 /// How a statement ended.
@@ -77,6 +79,7 @@ impl Interp {
             pending_return: None,
             pending_break: None,
             current_stmt: gcalc_lang::Span::default(),
+            tape: None,
         }
     }
 
