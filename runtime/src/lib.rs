@@ -2,6 +2,7 @@
 //! values, flags, arrays, devices, the op table, and the CPU and CUDA backends.
 
 pub mod array;
+pub mod autodiff;
 pub mod builtins;
 pub mod complete;
 pub mod cuda;

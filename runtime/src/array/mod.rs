@@ -37,6 +37,10 @@ pub struct Array {
     shape: Vec<usize>,
     strides: Vec<isize>,
     offset: usize,
+    /// The autodiff tape node that produced this array (0: untracked). Only
+    /// meaningful to the tape that wrote it (`autodiff::Tape`); views and op
+    /// results start untracked.
+    node: u64,
 }
 
 impl std::fmt::Debug for Array {
@@ -63,6 +67,7 @@ impl Array {
             shape,
             strides,
             offset: 0,
+            node: 0,
         }
     }
     pub fn from_vec<T: Element>(v: Vec<T>, shape: Vec<usize>) -> Array {
@@ -80,6 +85,7 @@ impl Array {
             shape,
             strides,
             offset: 0,
+            node: 0,
         }
     }
     /// A view of the same buffer with another layout. The caller guarantees the
@@ -91,7 +97,18 @@ impl Array {
             shape,
             strides,
             offset,
+            node: 0,
         }
+    }
+
+    /// The autodiff tape node of this array (0: untracked).
+    pub fn node(&self) -> u64 {
+        self.node
+    }
+    /// This array tagged with an autodiff tape node (same buffer, same view).
+    pub fn with_node(mut self, node: u64) -> Array {
+        self.node = node;
+        self
     }
 
     pub fn dtype(&self) -> DType {

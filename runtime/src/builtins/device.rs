@@ -14,6 +14,7 @@ pub static OPS: &[OpDef] = &[
         doc: "The CPU device.",
         method: false,
         kind: OpKind::Func(cpu),
+        grad: None,
     },
     OpDef {
         name: "gpu",
@@ -21,6 +22,7 @@ pub static OPS: &[OpDef] = &[
         doc: "GPU number i. An error when no such GPU is usable (devices() lists them).",
         method: false,
         kind: OpKind::Func(gpu),
+        grad: None,
     },
     OpDef {
         name: "devices",
@@ -28,6 +30,7 @@ pub static OPS: &[OpDef] = &[
         doc: "The devices gcalc can use, with name, memory used/total, compute capability and driver (like nvidia-smi).",
         method: false,
         kind: OpKind::Func(devices),
+        grad: None,
     },
     OpDef {
         name: "sync",
@@ -35,6 +38,7 @@ pub static OPS: &[OpDef] = &[
         doc: "Wait for queued GPU work: all devices, or the device of x. Errors from queued work are reported here.",
         method: true,
         kind: OpKind::Func(sync),
+        grad: None,
     },
     OpDef {
         name: "to",
@@ -42,6 +46,7 @@ pub static OPS: &[OpDef] = &[
         doc: "x on `device`: x itself when it is already there (`x.to(x.device) is x`), else a copy.",
         method: true,
         kind: OpKind::Func(to),
+        grad: None,
     },
     OpDef {
         name: "copyto",
@@ -49,6 +54,7 @@ pub static OPS: &[OpDef] = &[
         doc: "A new copy of x on `device`, even when x is already there.",
         method: true,
         kind: OpKind::Func(copyto),
+        grad: None,
     },
     OpDef {
         name: "mem",
@@ -56,6 +62,7 @@ pub static OPS: &[OpDef] = &[
         doc: "GPU memory: in use, pooled (reserved), peak, and the device's free/total.",
         method: false,
         kind: OpKind::Func(mem),
+        grad: None,
     },
 ];
 

@@ -11,6 +11,7 @@ pub static OPS: &[OpDef] = &[OpDef {
     doc: "Show how to call a builtin and what it does: help(exp), help(\"sum\"). help() lists every builtin.",
     method: false,
     kind: OpKind::Func(help),
+    grad: None,
 }];
 
 /// The help text of one op.

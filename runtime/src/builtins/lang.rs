@@ -17,6 +17,7 @@ macro_rules! def {
             doc: $doc,
             method: false,
             kind: OpKind::Func($f),
+            grad: None,
         }
     };
 }

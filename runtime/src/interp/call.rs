@@ -146,8 +146,18 @@ impl Interp {
         self.call_def_inner(def, args)
     }
 
+    /// A builtin call, recorded on the autodiff tape when one is active.
     #[inline(always)]
     pub(crate) fn call_def_inner(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        if self.tape.is_some() {
+            let span = args.span;
+            return self.call_def_taped(def, args).map_err(|e| e.at(span));
+        }
+        self.call_def_raw(def, args)
+    }
+
+    /// A builtin call as it is, without recording for autodiff.
+    pub(crate) fn call_def_raw(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
         let span = args.span;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),

@@ -298,7 +298,7 @@ impl Interp {
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
             Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),
-            Ok(node) => Ok(operand_value(self.fuse_eval(node)?)),
+            Ok(node) => Ok(operand_value(self.eval_tree(node)?)),
             Err(v) => Ok(v),
         }
     }
@@ -414,7 +414,8 @@ impl Interp {
         match base {
             Value::Array(a) => {
                 let idx = self.eval_index(items)?;
-                Ok(Value::Array(a.index(&idx)?))
+                let r = a.index(&idx)?;
+                Ok(Value::Array(self.record_index(&a, &idx, r)))
             }
             Value::Tuple(t) | Value::List(t) => {
                 let [IndexItem::Expr(e)] = items else {

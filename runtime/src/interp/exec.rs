@@ -268,7 +268,7 @@ impl Interp {
                     EwNode::Leaf(fuse::operand(&rhs)?),
                 ],
             };
-            super::eval::operand_value(self.fuse_eval(node).map_err(|e| e.at(span))?)
+            super::eval::operand_value(self.eval_tree(node).map_err(|e| e.at(span))?)
         };
         match (&cur, &result) {
             (Value::Array(x), Value::Array(r)) => {
@@ -302,15 +302,19 @@ impl Interp {
                 }
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
+                // Under a gradient tape, never write in place: the tape may hold x.
                 let sole = matches!(target, Target::Name(_))
-                    && std::sync::Arc::strong_count(x.storage()) <= 2;
+                    && (self.tape.is_some() || std::sync::Arc::strong_count(x.storage()) <= 2);
                 if sole {
-                    let r = if r.dtype() == x.dtype() {
-                        r.clone()
-                    } else {
-                        r.astype(x.dtype())?
+                    let r = match r.dtype() == x.dtype() {
+                        true => Value::Array(r.clone()),
+                        false => {
+                            let def = super::eval::op_named("astype")?;
+                            let to = Value::DType(x.dtype());
+                            self.call_builtin(def, vec![result.clone(), to], vec![], span)?
+                        }
                     };
-                    return self.assign(target, Value::Array(r));
+                    return self.assign(target, r);
                 }
                 x.assign(&[], r).map_err(|e| e.at(span))
             }

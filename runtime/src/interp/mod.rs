@@ -50,6 +50,8 @@ pub struct Interp {
     pub current_stmt: gcalc_lang::Span,
     /// The session's recorder (records only while `flags.profile`).
     pub profiler: crate::profile::Profiler,
+    /// The autodiff tape while a gradient function runs (see `autodiff`).
+    pub(crate) tape: Option<Box<crate::autodiff::Tape>>,
 }
 
 /// How a statement ended.
@@ -78,6 +80,7 @@ impl Interp {
             pending_return: None,
             pending_break: None,
             current_stmt: gcalc_lang::Span::default(),
+            tape: None,
             profiler: crate::profile::Profiler::new(flags.profile),
             flags,
         }

@@ -19,6 +19,17 @@ macro_rules! op {
             doc: $doc,
             method: $method,
             kind: OpKind::Func($f),
+            grad: None,
+        }
+    };
+    ($name:expr, $sig:expr, $doc:expr, $method:expr, $f:expr, grad: $g:expr) => {
+        OpDef {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            method: $method,
+            kind: OpKind::Func($f),
+            grad: Some($g),
         }
     };
 }
@@ -128,7 +139,8 @@ pub static OPS: &[OpDef] = &[
         "x.copy()",
         "A new array with the same elements, on the same device.",
         true,
-        copy
+        copy,
+        grad: crate::autodiff::rules::copy
     ),
 ];
 

@@ -10,7 +10,9 @@
 //! bool arrays is logical or); float16 computes in float32 and int32 in int64,
 //! rounded back to the stored dtype after every op.
 
+use super::fuse::EwNode;
 use super::{OpDef, OpKind};
+use crate::autodiff::ewb::{c, call, e, eq, ge, gt, le, lt, where_};
 use crate::dtype::{DType, Kind, promote_kinds};
 use crate::error::{Error, Result};
 use gcalc_kernels::cpu::ew::{self as k, Kern, Src, map1, map2, map3};
@@ -68,7 +70,18 @@ pub struct EwDef {
     pub cuda: &'static str,
     /// The expression for integer compute types when it differs from `cuda`.
     pub cuda_int: Option<&'static str>,
+    /// The gradient: `grad(x, o, g, i)` is the gradient flowing to operand `i`
+    /// as an elementwise tree over the operands `x`, the output `o` and the
+    /// upstream gradient `g`, so the backward pass is fused as the forward is.
+    /// `None` (or a rule giving `None`): no gradient flows (comparisons,
+    /// rounding, predicates). Conventions at kinks follow PyTorch: relu'(0) = 0,
+    /// abs'(0) = 0, maximum/minimum split g evenly at ties, clip passes g where
+    /// lo <= x <= hi, where routes g by the condition.
+    pub grad: Option<EwGrad>,
 }
+
+/// See `EwDef::grad`.
+pub type EwGrad = fn(x: &[EwNode], o: &EwNode, g: &EwNode, i: usize) -> Option<EwNode>;
 
 macro_rules! kern {
     ($t:ty, none) => {
@@ -116,12 +129,13 @@ macro_rules! ew {
      f: $fk:ident $(|$($fx:ident),*| $fb:expr)?;
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
-     $cuda:literal $(, $cint:literal)?; $doc:literal) => {
+     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
             doc: $doc,
             method: false,
+            grad: None,
             kind: OpKind::Elementwise(EwDef {
                 arity: [$($p),*].len(),
                 params: &[$($p),*],
@@ -134,6 +148,7 @@ macro_rules! ew {
                 bool: kern!(bool, $bk $(|$($bx),*| $bb)?),
                 cuda: $cuda,
                 cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
+                grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<EwGrad> = None; $(g = Some($g);)? g },
             }),
         }
     };
@@ -192,16 +207,20 @@ impl PyMod for f64 {
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
         f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: none;
-        "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator)."),
+        "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator).";
+        grad: |_x, _o, g, _i| e(g).0),
     ew!("subtract", "subtract(x, y)", ["x", "y"], Arith, Any, |v| v[0] - v[1];
         f: map2 |x, y| x - y; i: map2 |x, y| x.wrapping_sub(y); b: none;
-        "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator)."),
+        "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator).";
+        grad: |_x, _o, g, i| if i == 0 { e(g).0 } else { (-e(g)).0 }),
     ew!("multiply", "multiply(x, y)", ["x", "y"], Arith, Any, |v| v[0] * v[1];
         f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: none;
-        "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator)."),
+        "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
+        grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0),
     ew!("divide", "divide(x, y)", ["x", "y"], Float, NonZeroDivisor, |v| v[0] / v[1];
         f: map2 |x, y| x / y; i: none; b: none;
-        "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator)."),
+        "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator).";
+        grad: |x, o, g, i| if i == 0 { (e(g) / e(&x[1])).0 } else { (-(e(g) * e(o) / e(&x[1]))).0 }),
     ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
         "floor({0} / {1})", "gc_floordiv({0}, {1})";
@@ -209,14 +228,17 @@ pub static OPS: &[OpDef] = &[
     ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
         f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
         "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
-        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator)."),
+        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
+        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }),
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
         f: map2 |x, y| x.powf(y); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";
-        "x to the power y (the `**` operator); integers to negative integer powers are an error."),
+        "x to the power y (the `**` operator); integers to negative integer powers are an error.";
+        grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * call("power", [e(&x[0]), e(&x[1]) - c(1.0)])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }),
     ew!("negative", "negative(x)", ["x"], Arith, Any, |v| -v[0];
         f: map1 |x| -x; i: map1 |x| x.wrapping_neg(); b: none;
-        "(-{0})"; "-x (unary minus)."),
+        "(-{0})"; "-x (unary minus).";
+        grad: |_x, _o, g, _i| (-e(g)).0),
     ew!("equal", "equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] == v[1]);
         f: pred2 |x, y| x == y; i: pred2 |x, y| x == y; b: none;
         "({0} == {1})"; "x == y elementwise, giving bool."),
@@ -237,53 +259,68 @@ pub static OPS: &[OpDef] = &[
         "({0} >= {1})"; "x >= y elementwise, giving bool."),
     ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
         f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
-        "abs({0})"; "Absolute value."),
+        "abs({0})"; "Absolute value.";
+        grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0),
     ew!("sign", "sign(x)", ["x"], Arith, Any, |v| ref_sign(v[0]);
         f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x }; i: map1 |x| x.signum(); b: none;
         "(({0} > 0) - ({0} < 0) + ({0} != {0}) * {0})", "(({0} > 0) - ({0} < 0))";
         "-1, 0 or 1 by the sign of x (nan stays nan)."),
     ew!("sqrt", "sqrt(x)", ["x"], Float, Positive, |v| v[0].sqrt();
         f: map1 |x| x.sqrt(); i: none; b: none;
-        "sqrt({0})"; "Square root (nan for negative inputs)."),
+        "sqrt({0})"; "Square root (nan for negative inputs).";
+        grad: |_x, o, g, _i| (c(0.5) * e(g) / e(o)).0),
     ew!("rsqrt", "rsqrt(x)", ["x"], Float, Positive, |v| 1.0 / v[0].sqrt();
         f: map1 |x| 1.0 / x.sqrt(); i: none; b: none;
-        "rsqrt({0})"; "1 / sqrt(x)."),
+        "rsqrt({0})"; "1 / sqrt(x).";
+        grad: |x, o, g, _i| (c(-0.5) * e(g) * e(o) / e(&x[0])).0),
     ew!("exp", "exp(x)", ["x"], Float, Any, |v| v[0].exp();
         f: map1 |x| x.vexp(); i: none; b: none;
-        "exp({0})"; "e to the power x."),
+        "exp({0})"; "e to the power x.";
+        grad: |_x, o, g, _i| (e(g) * e(o)).0),
     ew!("expm1", "expm1(x)", ["x"], Float, Any, |v| v[0].exp_m1();
         f: map1 |x| x.vexpm1(); i: none; b: none;
-        "expm1({0})"; "exp(x) - 1, accurate for small x."),
+        "expm1({0})"; "exp(x) - 1, accurate for small x.";
+        grad: |_x, o, g, _i| (e(g) * (e(o) + c(1.0))).0),
     ew!("log", "log(x)", ["x"], Float, Positive, |v| v[0].ln();
         f: map1 |x| x.vln(); i: none; b: none;
-        "log({0})"; "Natural logarithm (-inf at 0, nan below)."),
+        "log({0})"; "Natural logarithm (-inf at 0, nan below).";
+        grad: |x, _o, g, _i| (e(g) / e(&x[0])).0),
     ew!("log1p", "log1p(x)", ["x"], Float, AboveMinusOne, |v| v[0].ln_1p();
         f: map1 |x| x.vln1p(); i: none; b: none;
-        "log1p({0})"; "log(1 + x), accurate for small x."),
+        "log1p({0})"; "log(1 + x), accurate for small x.";
+        grad: |x, _o, g, _i| (e(g) / (e(&x[0]) + c(1.0))).0),
     ew!("log2", "log2(x)", ["x"], Float, Positive, |v| v[0].log2();
         f: map1 |x| x.vlog2(); i: none; b: none;
-        "log2({0})"; "Base-2 logarithm."),
+        "log2({0})"; "Base-2 logarithm.";
+        grad: |x, _o, g, _i| (e(g) / (e(&x[0]) * c(std::f64::consts::LN_2))).0),
     ew!("sin", "sin(x)", ["x"], Float, Any, |v| v[0].sin();
         f: map1 |x| x.sin(); i: none; b: none;
-        "sin({0})"; "Sine (radians)."),
+        "sin({0})"; "Sine (radians).";
+        grad: |x, _o, g, _i| (e(g) * call("cos", [e(&x[0])])).0),
     ew!("cos", "cos(x)", ["x"], Float, Any, |v| v[0].cos();
         f: map1 |x| x.cos(); i: none; b: none;
-        "cos({0})"; "Cosine (radians)."),
+        "cos({0})"; "Cosine (radians).";
+        grad: |x, _o, g, _i| (-(e(g) * call("sin", [e(&x[0])]))).0),
     ew!("tan", "tan(x)", ["x"], Float, Small, |v| v[0].tan();
         f: map1 |x| x.tan(); i: none; b: none;
-        "tan({0})"; "Tangent (radians)."),
+        "tan({0})"; "Tangent (radians).";
+        grad: |_x, o, g, _i| (e(g) * (c(1.0) + e(o) * e(o))).0),
     ew!("tanh", "tanh(x)", ["x"], Float, Any, |v| v[0].tanh();
         f: map1 |x| x.vtanh(); i: none; b: none;
-        "tanh({0})"; "Hyperbolic tangent."),
+        "tanh({0})"; "Hyperbolic tangent.";
+        grad: |_x, o, g, _i| (e(g) * (c(1.0) - e(o) * e(o))).0),
     ew!("sigmoid", "sigmoid(x)", ["x"], Float, Any, |v| 1.0 / (1.0 + (-v[0]).exp());
         f: map1 |x| x.vsigmoid(); i: none; b: none;
-        "(1 / (1 + exp(-{0})))"; "The logistic function 1 / (1 + exp(-x))."),
+        "(1 / (1 + exp(-{0})))"; "The logistic function 1 / (1 + exp(-x)).";
+        grad: |_x, o, g, _i| (e(g) * e(o) * (c(1.0) - e(o))).0),
     ew!("softplus", "softplus(x)", ["x"], Float, Any, |v| ref_softplus(v[0]);
         f: map1 |x| x.vsoftplus(); i: none; b: none;
-        "(fmax({0}, 0) + log1p(exp(-fabs({0}))))"; "log(1 + exp(x)), computed without overflow."),
+        "(fmax({0}, 0) + log1p(exp(-fabs({0}))))"; "log(1 + exp(x)), computed without overflow.";
+        grad: |x, _o, g, _i| (e(g) * call("sigmoid", [e(&x[0])])).0),
     ew!("relu", "relu(x)", ["x"], Same, Any, |v| if v[0] > 0.0 || v[0].is_nan() { v[0] } else { 0.0 };
         f: map1 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 }; i: map1 |x| x.max(0); b: none;
-        "({0} > 0 || {0} != {0} ? {0} : 0)", "({0} > 0 ? {0} : 0)"; "max(x, 0); nan stays nan."),
+        "({0} > 0 || {0} != {0} ? {0} : 0)", "({0} > 0 ? {0} : 0)"; "max(x, 0); nan stays nan.";
+        grad: |x, _o, g, _i| where_(gt(e(&x[0]), c(0.0)), e(g), c(0.0)).0),
     ew!("floor", "floor(x)", ["x"], Same, Any, |v| v[0].floor();
         f: map1 |x| x.floor(); i: map1 |x| x; b: none;
         "floor({0})", "({0})"; "Round down; integers are kept as they are (NumPy 2)."),
@@ -295,17 +332,21 @@ pub static OPS: &[OpDef] = &[
         "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy)."),
     ew!("maximum", "maximum(x, y)", ["x", "y"], Same, Any, |v| ref_max(v[0], v[1]);
         f: map2 |x, y| if x > y || x.is_nan() { x } else { y }; i: map2 |x, y| x.max(y); b: none;
-        "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins."),
+        "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins.";
+        grad: |x, _o, g, i| where_(gt(e(&x[i]), e(&x[1 - i])), e(g), where_(eq(e(&x[0]), e(&x[1])), c(0.5) * e(g), c(0.0))).0),
     ew!("minimum", "minimum(x, y)", ["x", "y"], Same, Any, |v| ref_min(v[0], v[1]);
         f: map2 |x, y| if x < y || x.is_nan() { x } else { y }; i: map2 |x, y| x.min(y); b: none;
-        "(({0} < {1} || {0} != {0}) ? {0} : {1})", "min({0}, {1})"; "Elementwise smaller value; nan wins."),
+        "(({0} < {1} || {0} != {0}) ? {0} : {1})", "min({0}, {1})"; "Elementwise smaller value; nan wins.";
+        grad: |x, _o, g, i| where_(lt(e(&x[i]), e(&x[1 - i])), e(g), where_(eq(e(&x[0]), e(&x[1])), c(0.5) * e(g), c(0.0))).0),
     ew!("clip", "clip(x, lo, hi)", ["x", "lo", "hi"], Same, Any, |v| ref_min(ref_max(v[0], v[1]), v[2]);
         f: map3 |x, lo, hi| { let m = if x > lo || x.is_nan() { x } else { lo }; if m < hi || m.is_nan() { m } else { hi } };
         i: map3 |x, lo, hi| x.max(lo).min(hi); b: none;
-        "fmin(fmax({0}, {1}), {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi)."),
+        "fmin(fmax({0}, {1}), {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi).";
+        grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
-        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three)."),
+        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three).";
+        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None }),
     ew!("logical_and", "logical_and(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 && v[1] != 0.0);
         f: none; i: none; b: map2 |x, y| x & y;
         "({0} && {1})"; "Elementwise and of truth values (nonzero is true)."),

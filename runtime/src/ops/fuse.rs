@@ -27,6 +27,7 @@ pub enum Operand {
 }
 
 /// An elementwise expression tree.
+#[derive(Clone)]
 pub enum EwNode {
     Leaf(Operand),
     Op {
@@ -84,7 +85,12 @@ pub fn apply(op_name: &str, args: Vec<Operand>, float_x: DType) -> Result<Operan
 }
 
 /// A builtin call of an elementwise op (`exp(x)`, `clip(x, lo=0, hi=1)`).
-pub fn call(op: &'static OpDef, interp: &mut Interp, mut args: Args) -> Result<Value> {
+pub fn call(op: &'static OpDef, interp: &mut Interp, args: Args) -> Result<Value> {
+    Ok(eval(call_tree(op, args)?, interp.float_x())?.into_value())
+}
+
+/// The one-op tree of a builtin call of an elementwise op.
+pub fn call_tree(op: &'static OpDef, mut args: Args) -> Result<EwNode> {
     let def =
         ew_def(op).ok_or_else(|| Error::internal(format!("{} is not elementwise", op.name)))?;
     let mut ops = Vec::with_capacity(def.arity);
@@ -92,7 +98,7 @@ pub fn call(op: &'static OpDef, interp: &mut Interp, mut args: Args) -> Result<V
         ops.push(EwNode::Leaf(operand(&args.req(p)?)?));
     }
     args.finish_with(def.params)?;
-    Ok(eval(EwNode::Op { op, args: ops }, interp.float_x())?.into_value())
+    Ok(EwNode::Op { op, args: ops })
 }
 
 /// Evaluate a whole elementwise tree. Scalar-only trees give Python-style scalars.

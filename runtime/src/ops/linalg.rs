@@ -18,6 +18,7 @@ pub static OPS: &[OpDef] = &[
         doc: "Matrix product as NumPy's matmul (the `@` operator): 1-D operands are promoted, leading dims broadcast.",
         method: false,
         kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Matmul)),
+        grad: Some(crate::autodiff::rules::matmul),
     },
     OpDef {
         name: "dot",
@@ -25,6 +26,7 @@ pub static OPS: &[OpDef] = &[
         doc: "NumPy's dot for arrays of up to 2 dims: inner product of vectors, matrix product, or scaling by a scalar.",
         method: true,
         kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Dot)),
+        grad: Some(crate::autodiff::rules::dot),
     },
     OpDef {
         name: "outer",
@@ -32,6 +34,7 @@ pub static OPS: &[OpDef] = &[
         doc: "Outer product of two arrays (both flattened): result[i, j] = x[i] * y[j].",
         method: false,
         kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Outer)),
+        grad: Some(crate::autodiff::rules::outer),
     },
 ];
 

@@ -32,6 +32,9 @@ pub struct OpDef {
     /// Also callable as a method: `x.sum(axis=0)` calls `sum(x, axis=0)`.
     pub method: bool,
     pub kind: OpKind,
+    /// The gradient rule of a non-elementwise op (elementwise ops carry theirs
+    /// in `EwDef::grad`); `None`: no gradient flows through it.
+    pub grad: Option<crate::autodiff::GradFn>,
 }
 
 pub enum OpKind {
@@ -56,6 +59,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         io::OPS,
         crate::plot::OPS,
         crate::profile::OPS,
+        crate::autodiff::builtins::OPS,
     ]
 }
 

@@ -19,13 +19,14 @@ const PAR_LANE: usize = 1 << 20;
 const CHUNK: usize = 1 << 16;
 
 macro_rules! red {
-    ($name:literal, $sig:literal, $doc:literal) => {
+    ($name:literal, $sig:literal, $doc:literal $(, grad: $g:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
             doc: $doc,
             method: true,
             kind: OpKind::Func(|i: &mut Interp, a: Args| builtin(i, a)),
+            grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<crate::autodiff::GradFn> = None; $(g = Some($g);)? g },
         }
     };
 }
@@ -34,27 +35,32 @@ pub static OPS: &[OpDef] = &[
     red!(
         "sum",
         "sum(x, axis=none, keepdims=false)",
-        "Sum of the elements over axis (all when none); ints sum in int64."
+        "Sum of the elements over axis (all when none); ints sum in int64.",
+        grad: crate::autodiff::rules::sum_grad
     ),
     red!(
         "mean",
         "mean(x, axis=none, keepdims=false)",
-        "Arithmetic mean over axis; ints give floatX."
+        "Arithmetic mean over axis; ints give floatX.",
+        grad: crate::autodiff::rules::mean_grad
     ),
     red!(
         "prod",
         "prod(x, axis=none, keepdims=false)",
-        "Product of the elements over axis; ints in int64."
+        "Product of the elements over axis; ints in int64.",
+        grad: crate::autodiff::rules::prod_grad
     ),
     red!(
         "max",
         "max(x, axis=none, keepdims=false)",
-        "Largest element over axis (nan if any is nan)."
+        "Largest element over axis (nan if any is nan).",
+        grad: crate::autodiff::rules::max_grad
     ),
     red!(
         "min",
         "min(x, axis=none, keepdims=false)",
-        "Smallest element over axis (nan if any is nan)."
+        "Smallest element over axis (nan if any is nan).",
+        grad: crate::autodiff::rules::min_grad
     ),
     red!(
         "argmax",
@@ -69,12 +75,14 @@ pub static OPS: &[OpDef] = &[
     red!(
         "std",
         "std(x, axis=none, keepdims=false, ddof=0)",
-        "Standard deviation over axis, dividing by n - ddof."
+        "Standard deviation over axis, dividing by n - ddof.",
+        grad: crate::autodiff::rules::std_grad
     ),
     red!(
         "var",
         "var(x, axis=none, keepdims=false, ddof=0)",
-        "Variance over axis, dividing by n - ddof."
+        "Variance over axis, dividing by n - ddof.",
+        grad: crate::autodiff::rules::var_grad
     ),
     red!(
         "any",

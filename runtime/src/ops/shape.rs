@@ -15,64 +15,73 @@ pub static OPS: &[OpDef] = &[
         "reshape(x, shape) | x.reshape(d0, d1, ...)",
         "The elements of x in a new shape (one dimension may be -1). A view when x is contiguous, else a copy.",
         true,
-        reshape
+        reshape,
+        grad: crate::autodiff::rules::reshape
     ),
     op!(
         "transpose",
         "transpose(x, axes=none) | x.T",
         "x with its axes permuted (reversed by default). A view.",
         true,
-        transpose
+        transpose,
+        grad: crate::autodiff::rules::transpose
     ),
     op!(
         "squeeze",
         "squeeze(x, axis=none)",
         "x without its axes of length 1 (all of them, or the given axis or axes). A view.",
         true,
-        squeeze
+        squeeze,
+        grad: crate::autodiff::rules::squeeze
     ),
     op!(
         "expand_dims",
         "expand_dims(x, axis)",
         "x with a new axis of length 1 at position axis. A view.",
         true,
-        expand_dims
+        expand_dims,
+        grad: crate::autodiff::rules::expand_dims
     ),
-    op!("flatten", "x.flatten()", "A 1-d copy of x.", true, flatten),
+    op!("flatten", "x.flatten()", "A 1-d copy of x.", true, flatten, grad: crate::autodiff::rules::flatten),
     op!(
         "ravel",
         "x.ravel()",
         "x as 1-d: a view when x is contiguous, else a copy.",
         true,
-        ravel
+        ravel,
+        grad: crate::autodiff::rules::ravel
     ),
     op!(
         "concat",
         "concat(arrays, axis=0)",
         "Join a list of arrays along an existing axis.",
         false,
-        concat
+        concat,
+        grad: crate::autodiff::rules::concat
     ),
     op!(
         "stack",
         "stack(arrays, axis=0)",
         "Join a list of arrays of one shape along a new axis.",
         false,
-        stack
+        stack,
+        grad: crate::autodiff::rules::stack
     ),
     op!(
         "broadcast_to",
         "broadcast_to(x, shape)",
         "A read-only-style view of x broadcast to shape (NumPy's rules).",
         false,
-        broadcast_to
+        broadcast_to,
+        grad: crate::autodiff::rules::broadcast_to
     ),
     op!(
         "astype",
         "x.astype(dtype)",
         "A copy of x converted to dtype (float->int truncates toward zero; nan -> 0).",
         true,
-        astype
+        astype,
+        grad: crate::autodiff::rules::astype
     ),
 ];
 

@@ -28,6 +28,7 @@ macro_rules! def {
             doc: $doc,
             method: false,
             kind: OpKind::Func($f),
+            grad: None,
         }
     };
 }

@@ -16,6 +16,7 @@ pub static OPS: &[OpDef] = &[OpDef {
           records as JSON instead; `reset=true` clears them (after writing the file, if any).",
     method: false,
     kind: OpKind::Func(profile),
+    grad: None,
 }];
 
 fn profile(i: &mut Interp, mut a: Args) -> Result<Value> {

@@ -1,0 +1,225 @@
+//! The backward pass: walk the tape from the output to the leaves, turning
+//! each node's upstream gradient into its inputs' gradients. Elementwise
+//! nodes are differentiated symbolically into new fused trees (one fused pass
+//! per tracked input); other nodes call their op-table rule. Gradients are
+//! summed back to each input's shape (broadcasting) and dtype.
+
+use super::{GradCall, NodeKind, Tape};
+use crate::array::Array;
+use crate::array::index::Index;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::interp::Interp;
+use crate::ops::elementwise::ew_def;
+use crate::ops::fuse::{self, EwNode, Operand};
+use crate::value::Value;
+
+impl Tape {
+    /// The gradient of `root` (a tracked scalar) with respect to every node;
+    /// `None` where no gradient reached. The tape must not be active.
+    pub(crate) fn backward(
+        mut self,
+        interp: &mut Interp,
+        root: &Array,
+    ) -> Result<Vec<Option<Array>>> {
+        let mut adj: Vec<Option<Array>> = vec![None; self.nodes.len()];
+        let Some(r) = self.index_of(root.node()) else {
+            return Ok(adj);
+        };
+        adj[r] = Some(fill_like(root, 1.0, interp.float_x())?);
+        for i in (0..=r).rev() {
+            let Some(g) = adj[i].take() else { continue };
+            let kind = std::mem::replace(&mut self.nodes[i].kind, NodeKind::Leaf);
+            match kind {
+                NodeKind::Leaf => adj[i] = Some(g),
+                NodeKind::Ew { tree, out } => {
+                    let mut parts: Vec<(u64, EwNode)> = Vec::new();
+                    let gn = EwNode::Leaf(Operand::Array(g));
+                    self.diff(&tree, Some(out), gn, &mut parts);
+                    while let Some((id, first)) = parts.pop() {
+                        // Every occurrence of the same input, summed in one fused tree.
+                        let mut sum = first;
+                        let mut k = 0;
+                        while k < parts.len() {
+                            if parts[k].0 == id {
+                                let (_, t) = parts.swap_remove(k);
+                                sum = add_nodes(sum, t)?;
+                            } else {
+                                k += 1;
+                            }
+                        }
+                        let v = fuse::eval(sum, interp.float_x())?.into_value();
+                        self.accumulate(interp, &mut adj, id, v)?;
+                    }
+                }
+                NodeKind::Op {
+                    rule,
+                    pos,
+                    kw,
+                    out,
+                    inputs,
+                } => {
+                    let needs = inputs
+                        .iter()
+                        .map(|&id| self.index_of(id).is_some())
+                        .collect();
+                    let call = GradCall {
+                        needs,
+                        pos,
+                        kw,
+                        out,
+                        g,
+                    };
+                    let grads = rule(interp, &call)?;
+                    for (gv, id) in grads.into_iter().zip(inputs) {
+                        if let Some(gv) = gv {
+                            self.accumulate(interp, &mut adj, id, gv)?;
+                        }
+                    }
+                }
+                NodeKind::Index { base, idx } => {
+                    if let Some(b) = self.index_of(base) {
+                        let (shape, dtype) = (self.nodes[b].shape.clone(), self.nodes[b].dtype);
+                        let v = scatter_add(&g, &shape, dtype, &idx)?;
+                        self.accumulate(interp, &mut adj, base, Value::Array(v))?;
+                    }
+                }
+            }
+        }
+        Ok(adj)
+    }
+
+    /// Differentiate a fused tree: the adjoint expression of each tracked leaf.
+    /// `out` is the tree's computed value (used for the root's `o`).
+    fn diff(&self, n: &EwNode, out: Option<Array>, g: EwNode, acc: &mut Vec<(u64, EwNode)>) {
+        match n {
+            EwNode::Leaf(Operand::Array(a)) if self.tracks(a) => acc.push((a.node(), g)),
+            EwNode::Leaf(_) => {}
+            EwNode::Op { op, args } => {
+                let Some(rule) = ew_def(op).and_then(|d| d.grad) else {
+                    return;
+                };
+                let o = match out {
+                    Some(a) => EwNode::Leaf(Operand::Array(a.with_node(0))),
+                    None => n.clone(),
+                };
+                for (i, a) in args.iter().enumerate() {
+                    if self.tracks_tree(a)
+                        && let Some(gi) = rule(args, &o, &g, i)
+                    {
+                        self.diff(a, None, gi, acc);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Add `v` (summed to the node's shape, cast to its dtype) to node `id`'s gradient.
+    fn accumulate(
+        &self,
+        interp: &mut Interp,
+        adj: &mut [Option<Array>],
+        id: u64,
+        v: Value,
+    ) -> Result<()> {
+        let Some(j) = self.index_of(id) else {
+            return Ok(());
+        };
+        let node = &self.nodes[j];
+        let a = match v {
+            Value::Array(a) => a,
+            other => {
+                let o = fuse::operand(&other)?;
+                return Err(Error::internal(format!(
+                    "gradient rule gave a non-array {o:?}"
+                )));
+            }
+        };
+        let a = cast(sum_to(&a, &node.shape, interp.float_x())?, node.dtype)?;
+        adj[j] = Some(match adj[j].take() {
+            None => a,
+            Some(prev) => {
+                let t = EwNode::Op {
+                    op: super::op("add")?,
+                    args: vec![
+                        EwNode::Leaf(Operand::Array(prev)),
+                        EwNode::Leaf(Operand::Array(a)),
+                    ],
+                };
+                to_array(fuse::eval(t, interp.float_x())?)?
+            }
+        });
+        Ok(())
+    }
+}
+
+fn add_nodes(a: EwNode, b: EwNode) -> Result<EwNode> {
+    Ok(EwNode::Op {
+        op: super::op("add")?,
+        args: vec![a, b],
+    })
+}
+
+fn to_array(o: Operand) -> Result<Array> {
+    match o {
+        Operand::Array(a) => Ok(a),
+        _ => Err(Error::internal("a gradient came out as a scalar")),
+    }
+}
+
+/// An array of `like`'s shape, dtype and device filled with `v` (one fused pass).
+pub(crate) fn fill_like(like: &Array, v: f64, float_x: DType) -> Result<Array> {
+    let t = EwNode::Op {
+        op: super::op("where")?,
+        args: vec![
+            EwNode::Leaf(Operand::Bool(true)),
+            EwNode::Leaf(Operand::Float(v)),
+            EwNode::Leaf(Operand::Array(like.clone().with_node(0))),
+        ],
+    };
+    to_array(fuse::eval(t, float_x)?)
+}
+
+/// `a` summed over the dims that broadcasting added to reach its shape from `shape`.
+pub(crate) fn sum_to(a: &Array, shape: &[usize], float_x: DType) -> Result<Array> {
+    if a.shape() == shape {
+        return Ok(a.clone());
+    }
+    if a.ndim() < shape.len() {
+        return a.broadcast_to(shape);
+    }
+    let lead = a.ndim() - shape.len();
+    let axes: Vec<isize> = (0..a.ndim())
+        .filter(|&d| d < lead || (shape[d - lead] == 1 && a.shape()[d] != 1))
+        .map(|d| d as isize)
+        .collect();
+    let s = crate::ops::reduce::reduce("sum", a, Some(&axes), false, float_x)?;
+    let want: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
+    s.reshape(&want)
+}
+
+pub(crate) fn cast(a: Array, dtype: DType) -> Result<Array> {
+    if a.dtype() == dtype {
+        Ok(a)
+    } else {
+        a.astype(dtype)
+    }
+}
+
+/// The gradient of `x[idx]` for `x` of `shape`: `g` added into zeros at the
+/// selected positions (repeated indices add up).
+/// TODO(gpu): host loop, as the gathering index itself is host-only today.
+fn scatter_add(g: &Array, shape: &[usize], dtype: DType, idx: &[Index]) -> Result<Array> {
+    let size: usize = shape.iter().product();
+    let pos = Array::from_vec((0..size as i64).collect::<Vec<i64>>(), shape.to_vec());
+    let offs = pos.index(idx)?;
+    let g = g.broadcast_to(offs.shape())?;
+    let (gv, ov) = (g.to_f64_vec()?, offs.to_vec::<i64>()?);
+    let mut out = vec![0.0f64; size];
+    for (o, v) in ov.into_iter().zip(gv) {
+        if let Some(slot) = out.get_mut(o as usize) {
+            *slot += v;
+        }
+    }
+    Array::from_vec(out, shape.to_vec()).astype(dtype)
+}

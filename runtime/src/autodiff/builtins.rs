@@ -1,0 +1,250 @@
+//! `grad(f, argnums=0)` and `value_and_grad(f, argnums=0)`: gradient functions
+//! as callable objects. A call runs `f` with a fresh tape, the differentiated
+//! arguments tagged as leaves, then the backward pass.
+
+use super::Tape;
+use super::backward::{cast, fill_like};
+use crate::array::Array;
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::ops::{OpDef, OpKind};
+use crate::value::{Object, Value};
+use std::sync::Arc;
+
+pub static OPS: &[OpDef] = &[
+    OpDef {
+        name: "grad",
+        sig: "grad(f, argnums=0)",
+        doc: "The gradient of f, a function returning a scalar: grad(f)(x) is df/dx, of x's shape. argnums=(0, 1) gives a tuple of gradients.",
+        method: false,
+        kind: OpKind::Func(|i: &mut Interp, a: Args| make(i, a, false)),
+        grad: None,
+    },
+    OpDef {
+        name: "value_and_grad",
+        sig: "value_and_grad(f, argnums=0)",
+        doc: "Like grad, but the function returns (f(...), gradient).",
+        method: false,
+        kind: OpKind::Func(|i: &mut Interp, a: Args| make(i, a, true)),
+        grad: None,
+    },
+];
+
+struct GradFunc {
+    f: Value,
+    argnums: Vec<i64>,
+    /// argnums was a tuple: the gradients come back as a tuple.
+    tuple: bool,
+    with_value: bool,
+}
+
+fn make(_: &mut Interp, mut a: Args, with_value: bool) -> Result<Value> {
+    let f = a.req("f")?;
+    if !matches!(
+        f,
+        Value::Func(_) | Value::Builtin(_) | Value::Object(_) | Value::Method(..)
+    ) {
+        return Err(Error::type_(format!(
+            "{}() needs a function, got a {}",
+            a.name,
+            f.type_name()
+        )));
+    }
+    let (argnums, tuple) = match a.opt("argnums")? {
+        None => (vec![0], false),
+        Some(Value::Int(i)) => (vec![i], false),
+        Some(Value::Tuple(t)) | Some(Value::List(t)) => (
+            t.iter()
+                .map(|v| match v {
+                    Value::Int(i) => Ok(*i),
+                    v => Err(Error::type_(format!(
+                        "argnums must hold ints, got a {}",
+                        v.type_name()
+                    ))),
+                })
+                .collect::<Result<_>>()?,
+            true,
+        ),
+        Some(v) => {
+            return Err(Error::type_(format!(
+                "argnums must be an int or a tuple of ints, got a {}",
+                v.type_name()
+            )));
+        }
+    };
+    a.finish()?;
+    Ok(Value::Object(Arc::new(GradFunc {
+        f,
+        argnums,
+        tuple,
+        with_value,
+    })))
+}
+
+impl GradFunc {
+    fn fname(&self) -> String {
+        match &self.f {
+            Value::Func(f) => f.name.clone(),
+            Value::Builtin(d) | Value::Method(_, d) => d.name.to_string(),
+            _ => "f".into(),
+        }
+    }
+
+    fn param_name(&self, i: usize) -> String {
+        match &self.f {
+            Value::Func(f) => f
+                .def
+                .params
+                .get(i)
+                .map(|p| format!(" (`{}`)", p.name.name))
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+
+    /// Argument `i` as a tracked leaf (weak floats become 0-d floatX arrays).
+    fn leaf(&self, interp: &Interp, tape: &mut Tape, i: usize, v: &Value) -> Result<Value> {
+        let bad = |what: String, help: String| {
+            Error::dtype(
+                "grad",
+                format!(
+                    "cannot differentiate {}() with respect to argument {i}{}: it is {what}",
+                    self.fname(),
+                    self.param_name(i)
+                ),
+            )
+            .with_help(help)
+        };
+        let a = match v {
+            Value::Float(f) => Array::from_host(
+                crate::HostData::from_f64s(interp.float_x(), [*f].into_iter()),
+                vec![],
+            ),
+            Value::Array(a) if a.dtype().is_float() => a.clone(),
+            Value::Array(a) => {
+                return Err(bad(
+                    format!("an {} array", a.dtype()),
+                    "make it a float array first: x.astype(floatX)".into(),
+                ));
+            }
+            Value::Int(_) => {
+                return Err(bad(
+                    "an int".into(),
+                    "pass a float (1.0 rather than 1) or an array of floats".into(),
+                ));
+            }
+            v => {
+                return Err(bad(
+                    format!("a {}", v.type_name()),
+                    "gradients are taken with respect to float arrays and numbers".into(),
+                ));
+            }
+        };
+        Ok(Value::Array(tape.leaf(a)))
+    }
+
+    fn run(&self, interp: &mut Interp, args: Args) -> Result<Value> {
+        let span = args.span;
+        let (mut pos, kw) = (args.pos, args.kw);
+        let n = pos.len() as i64;
+        let mut which = Vec::with_capacity(self.argnums.len());
+        for &k in &self.argnums {
+            let j = if k < 0 { k + n } else { k };
+            if j < 0 || j >= n {
+                return Err(Error::index(format!(
+                    "argnums {k} is out of range: {}() was called with {n} positional argument{}",
+                    self.fname(),
+                    if n == 1 { "" } else { "s" }
+                ))
+                .with_help("argnums count the positional arguments from 0"));
+            }
+            which.push(j as usize);
+        }
+        if let Some(outer) = &interp.tape
+            && which
+                .iter()
+                .any(|&j| matches!(&pos[j], Value::Array(a) if outer.tracks(a)))
+        {
+            return Err(Error::value(
+                "grad of a gradient (nested grad) is not supported yet",
+            ));
+        }
+        let mut tape = Tape::new();
+        let mut leaves = Vec::with_capacity(which.len());
+        for &j in &which {
+            let v = self.leaf(interp, &mut tape, j, &pos[j])?;
+            if let Value::Array(a) = &v {
+                leaves.push(a.clone());
+            }
+            pos[j] = v;
+        }
+        let saved = interp.tape.replace(Box::new(tape));
+        let r = interp.call_value(self.f.clone(), pos, kw, span);
+        let tape = std::mem::replace(&mut interp.tape, saved);
+        let out = r?;
+        let root = match &out {
+            Value::Array(a) if a.size() == 1 => a.clone(),
+            Value::Array(a) => {
+                return Err(Error::value(format!(
+                    "{}() must return a scalar to be differentiated, got an array of shape {}",
+                    self.fname(),
+                    crate::array::layout::fmt_shape(a.shape())
+                ))
+                .with_help("reduce it first, e.g. sum(...) or mean(...)"));
+            }
+            Value::Float(_) | Value::Int(_) | Value::Bool(_) => Array::scalar(0.0f64),
+            v => {
+                return Err(Error::value(format!(
+                    "{}() must return a scalar to be differentiated, got a {}",
+                    self.fname(),
+                    v.type_name()
+                )));
+            }
+        };
+        let tape = tape.ok_or_else(|| Error::internal("grad: the tape went missing"))?;
+        let adj = tape.backward(interp, &root)?;
+        let mut grads = Vec::with_capacity(leaves.len());
+        for leaf in &leaves {
+            let k = (leaf.node() & 0xffff_ffff) as usize;
+            let g = match adj.get(k.wrapping_sub(1)).cloned().flatten() {
+                Some(g) => cast(g, leaf.dtype())?.contiguous()?,
+                None => fill_like(leaf, 0.0, interp.float_x())?,
+            };
+            grads.push(Value::Array(g));
+        }
+        let grads = if self.tuple {
+            Value::tuple(grads)
+        } else {
+            grads.pop().unwrap_or(Value::None)
+        };
+        if !self.with_value {
+            return Ok(grads);
+        }
+        let value = match out {
+            Value::Array(a) => Value::Array(a.with_node(0)),
+            v => v,
+        };
+        Ok(Value::tuple(vec![value, grads]))
+    }
+}
+
+impl Object for GradFunc {
+    fn type_name(&self) -> &'static str {
+        "gradient function"
+    }
+    fn repr(&self) -> String {
+        let what = if self.with_value {
+            "value_and_grad"
+        } else {
+            "grad"
+        };
+        let nums: Vec<String> = self.argnums.iter().map(|k| k.to_string()).collect();
+        format!("<{what} of {}, argnums {}>", self.fname(), nums.join(", "))
+    }
+    fn call(&self, interp: &mut Interp, args: Args) -> Result<Value> {
+        self.run(interp, args)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,234 @@
+//! Reverse-mode differentiation (`grad`, `value_and_grad`). While a gradient
+//! function runs, the interpreter holds a `Tape`; the few choke points where
+//! arrays are made (fused elementwise trees, builtin calls, indexing) record a
+//! node when an input is tracked, and tag the result with the node's id
+//! (`Array::node`). Nodes hold their inputs by reference (shared buffers, no
+//! copies); `backward.rs` walks them in reverse with the rules of the op table.
+
+mod backward;
+pub mod builtins;
+pub mod ewb;
+pub mod rules;
+
+use crate::array::Array;
+use crate::array::index::Index;
+use crate::error::Result;
+use crate::interp::{Args, Interp};
+use crate::ops::fuse::{self, EwNode, Operand};
+use crate::ops::{OpDef, OpKind};
+use crate::value::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A non-elementwise op's gradient rule: the gradient of each input given the
+/// upstream gradient `call.g`, in the order of `flat_inputs(call.pos)` (lists
+/// of arrays are flattened: `concat([a, b])` gives one gradient per array);
+/// `None` or a missing entry: no gradient for that input.
+pub type GradFn = fn(&mut Interp, &GradCall) -> Result<Vec<Option<Value>>>;
+
+/// What a gradient rule sees: the call's arguments as given, its output and
+/// the upstream gradient (of the output's shape).
+pub struct GradCall {
+    /// Whether each input (as in `flat_inputs`) needs its gradient.
+    pub needs: Vec<bool>,
+    pub pos: Vec<Value>,
+    pub kw: Vec<(String, Value)>,
+    pub out: Array,
+    pub g: Array,
+}
+
+/// Tapes are told apart by a serial in the high half of node ids, so ids left
+/// on arrays by an earlier tape are never mistaken for this one's.
+static SERIAL: AtomicU64 = AtomicU64::new(0);
+
+pub struct Tape {
+    serial: u64,
+    nodes: Vec<TapeNode>,
+}
+
+struct TapeNode {
+    kind: NodeKind,
+    shape: Vec<usize>,
+    dtype: crate::DType,
+}
+
+enum NodeKind {
+    /// An argument being differentiated.
+    Leaf,
+    /// A fused elementwise tree (its leaves carry their node ids).
+    Ew { tree: EwNode, out: Array },
+    Op {
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        out: Array,
+        /// Node ids of `flat_inputs(pos)` (0: untracked).
+        inputs: Vec<u64>,
+    },
+    /// `base[idx]`.
+    Index { base: u64, idx: Vec<Index> },
+}
+
+impl Tape {
+    pub fn new() -> Tape {
+        Tape {
+            serial: SERIAL.fetch_add(1, Ordering::Relaxed) + 1,
+            nodes: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, kind: NodeKind, out: &Array) -> u64 {
+        self.nodes.push(TapeNode {
+            kind,
+            shape: out.shape().to_vec(),
+            dtype: out.dtype(),
+        });
+        (self.serial << 32) | self.nodes.len() as u64
+    }
+
+    /// A differentiated argument: `a` tagged as a new leaf.
+    pub fn leaf(&mut self, a: Array) -> Array {
+        let id = self.push(NodeKind::Leaf, &a);
+        a.with_node(id)
+    }
+
+    /// The position of node `id` on this tape.
+    fn index_of(&self, id: u64) -> Option<usize> {
+        let i = (id & 0xffff_ffff) as usize;
+        (id >> 32 == self.serial && i >= 1 && i <= self.nodes.len()).then(|| i - 1)
+    }
+
+    pub fn tracks(&self, a: &Array) -> bool {
+        a.node() != 0 && self.index_of(a.node()).is_some()
+    }
+
+    fn tracks_value(&self, v: &Value) -> bool {
+        match v {
+            Value::Array(a) => self.tracks(a),
+            Value::Tuple(t) | Value::List(t) => t.iter().any(|x| self.tracks_value(x)),
+            _ => false,
+        }
+    }
+
+    fn tracks_tree(&self, n: &EwNode) -> bool {
+        match n {
+            EwNode::Leaf(Operand::Array(a)) => self.tracks(a),
+            EwNode::Leaf(_) => false,
+            EwNode::Op { args, .. } => args.iter().any(|a| self.tracks_tree(a)),
+        }
+    }
+}
+
+impl Default for Tape {
+    fn default() -> Tape {
+        Tape::new()
+    }
+}
+
+/// The arrays among a call's positional arguments, lists and tuples flattened
+/// one level (what a rule's result is aligned with).
+pub fn flat_inputs(pos: &[Value]) -> Vec<&Value> {
+    let mut out = Vec::new();
+    for v in pos {
+        match v {
+            Value::Tuple(t) | Value::List(t) => out.extend(t.iter()),
+            v => out.push(v),
+        }
+    }
+    out
+}
+
+/// Whether a result may carry a gradient (floats only: ints and bools are constants).
+fn differentiable(a: &Array) -> bool {
+    a.dtype().is_float()
+}
+
+impl Interp {
+    /// Evaluate a fused elementwise tree, recording it when the tape tracks a leaf.
+    pub(crate) fn eval_tree(&mut self, node: EwNode) -> Result<Operand> {
+        if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
+            return self.fuse_eval(node);
+        }
+        let tree = node.clone();
+        match self.fuse_eval(node)? {
+            Operand::Array(a) if differentiable(&a) => {
+                let Some(tape) = self.tape.as_mut() else {
+                    return Ok(Operand::Array(a));
+                };
+                let id = tape.push(
+                    NodeKind::Ew {
+                        tree,
+                        out: a.clone(),
+                    },
+                    &a,
+                );
+                Ok(Operand::Array(a.with_node(id)))
+            }
+            o => Ok(o),
+        }
+    }
+
+    /// A builtin call while a tape is active: recorded when an input is tracked
+    /// and the op has a gradient rule.
+    pub(crate) fn call_def_taped(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        let tracked = self.tape.as_ref().is_some_and(|t| {
+            args.pos.iter().any(|v| t.tracks_value(v))
+                || args.kw.iter().any(|(_, v)| t.tracks_value(v))
+        });
+        if !tracked {
+            return self.call_def_raw(def, args);
+        }
+        let rule = match (&def.kind, def.grad) {
+            (OpKind::Elementwise(_), _) => {
+                let tree = fuse::call_tree(def, args)?;
+                return Ok(self.eval_tree(tree)?.into_value());
+            }
+            (OpKind::Func(_), Some(rule)) => rule,
+            (OpKind::Func(_), None) => return self.call_def_raw(def, args),
+        };
+        let (pos, kw) = (args.pos.clone(), args.kw.clone());
+        let out = self.call_def_raw(def, args)?;
+        let (Value::Array(a), Some(tape)) = (&out, self.tape.as_mut()) else {
+            return Ok(out);
+        };
+        if !differentiable(a) {
+            return Ok(out);
+        }
+        let inputs = flat_inputs(&pos)
+            .iter()
+            .map(|v| match v {
+                Value::Array(x) if tape.tracks(x) => x.node(),
+                _ => 0,
+            })
+            .collect();
+        let kind = NodeKind::Op {
+            rule,
+            pos,
+            kw,
+            out: a.clone(),
+            inputs,
+        };
+        let id = tape.push(kind, a);
+        Ok(Value::Array(a.clone().with_node(id)))
+    }
+
+    /// `base[idx]` gave `out`: recorded when `base` is tracked.
+    pub(crate) fn record_index(&mut self, base: &Array, idx: &[Index], out: Array) -> Array {
+        match self.tape.as_mut() {
+            Some(t) if t.tracks(base) && differentiable(&out) => {
+                let kind = NodeKind::Index {
+                    base: base.node(),
+                    idx: idx.to_vec(),
+                };
+                let id = t.push(kind, &out);
+                out.with_node(id)
+            }
+            _ => out,
+        }
+    }
+}
+
+/// An op of the table, by name (an internal error if it is missing).
+pub(crate) fn op(name: &str) -> Result<&'static OpDef> {
+    crate::ops::lookup(name)
+        .ok_or_else(|| crate::Error::internal(format!("op `{name}` missing from the op table")))
+}
