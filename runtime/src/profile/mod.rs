@@ -92,8 +92,13 @@ impl Drop for Entered {
 }
 
 /// Make `p` the recorder the backends report to on this thread.
+/// An outermost run starts with no open records (a panic may have left some).
 pub fn enter(p: &Profiler) -> Entered {
-    Entered(CURRENT.with(|c| c.borrow_mut().replace(p.clone())))
+    let prev = CURRENT.with(|c| c.borrow_mut().replace(p.clone()));
+    if prev.is_none() {
+        p.lock().clear_open();
+    }
+    Entered(prev)
 }
 
 /// Run `f` on the thread's recorder when profiling is on.

@@ -115,6 +115,13 @@ impl State {
         (k, kn)
     }
 
+    /// Forget open records and function sources left by a run that unwound.
+    pub(crate) fn clear_open(&mut self) {
+        self.open.clear();
+        self.overflow.clear();
+        self.sources.clear();
+    }
+
     /// Profiling switched on or off (`set profile = ...`).
     pub fn set_on(&mut self, on: bool) {
         match (on, self.on_since) {
