@@ -4,117 +4,104 @@
 use crate::display::{repr, to_text};
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
-use crate::ops::{OpDef, OpKind};
+use crate::ops::{OpDef, builtin};
 use crate::output::Progress;
 use crate::value::{Object, Value};
 use std::time::Instant;
 
-macro_rules! def {
-    ($name:expr, $sig:expr, $doc:expr, $f:expr) => {
-        OpDef {
-            name: $name,
-            sig: $sig,
-            doc: $doc,
-            method: false,
-            kind: OpKind::Func($f),
-            grad: None,
-        }
-    };
-}
-
 pub static OPS: &[OpDef] = &[
-    def!(
+    builtin!(
         "print",
         "print(values..., sep=\" \", end=\"\\n\")",
         "Write the values to standard output, separated by `sep`. Arrays print as NumPy prints them.",
         print_
     ),
-    def!(
+    builtin!(
         "eprint",
         "eprint(values...)",
         "Like print, to standard error.",
         eprint
     ),
-    def!(
+    builtin!(
         "len",
         "len(x)",
         "Length of a string, tuple, list, range, or the first axis of an array.",
         len
     ),
-    def!(
+    builtin!(
         "range",
         "range(stop) | range(start, stop, step=1)",
         "Integers from start (0) up to but not including stop, for loops.",
         range
     ),
-    def!(
+    builtin!(
         "args",
         "args()",
         "The command-line arguments given to a script after its file name, as a list of strings.",
         args_
     ),
-    def!(
+    builtin!(
         "input",
         "input(prompt=\"\")",
         "Read a line of text from the user (the terminal or the notebook's input box).",
         input
     ),
-    def!(
+    builtin!(
         "display",
         "display(x)",
         "Show a value now (rich output in Jupyter: arrays as tables, figures inline).",
         display
     ),
-    def!(
+    builtin!(
         "clear_output",
         "clear_output(wait=false)",
         "Clear the output of the current cell (Jupyter) or do nothing (terminal).",
         clear_output
     ),
-    def!(
+    builtin!(
         "progress",
         "progress(iterable)",
         "Wrap a loop's iterable to show a progress bar with rate and ETA.",
         progress
     ),
-    def!(
+    builtin!(
         "timeit",
         "timeit(f, n=100)",
         "Call the function `f` n times (after one warm-up call), waiting for the devices, and give the mean seconds per call.",
         timeit
     ),
-    def!(
+    builtin!(
         "str",
         "str(x)",
         "The text of a value, as print shows it.",
         str_
     ),
-    def!(
+    builtin!(
         "int",
         "int(x)",
         "An integer from a number, a one-element array or a string.",
         int_
     ),
-    def!(
+    builtin!(
         "float",
         "float(x)",
         "A float from a number, a one-element array or a string.",
         float_
     ),
-    def!("type", "type(x)", "The name of a value's type.", type_),
-    def!(
+    builtin!("type", "type(x)", "The name of a value's type.", type_),
+    builtin!(
         "allclose",
         "allclose(a, b, rtol=1e-5, atol=1e-8)",
         "Whether every element of a and b is close: |a - b| <= atol + rtol * |b| (NumPy's rule). Operands on one device.",
         allclose
     ),
-    def!(
+    builtin!(
         "enumerate",
         "enumerate(xs)",
         "A list of (index, item) tuples.",
         enumerate
     ),
-    def!(
+    builtin!(
         "zip",
         "zip(xs, ys, ...)",
         "A list of tuples taking one item from each sequence.",

@@ -4,6 +4,21 @@
 //! Invariant: an operation is defined in exactly one `OpDef`; nothing outside
 //! the table switches on op names.
 
+/// A plain builtin entry: `builtin!(name, sig, doc, f)` (not a method, no gradient).
+macro_rules! builtin {
+    ($name:expr, $sig:expr, $doc:expr, $f:expr) => {
+        $crate::ops::OpDef {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            method: false,
+            kind: $crate::ops::OpKind::Func($f),
+            grad: None,
+        }
+    };
+}
+pub(crate) use builtin;
+
 pub mod creation;
 pub mod elementwise;
 pub mod fuse;

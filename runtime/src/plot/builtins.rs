@@ -16,59 +16,46 @@ use super::{draw, files};
 use crate::builtins::lang::int_arg;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
-use crate::ops::{OpDef, OpKind};
+use crate::ops::{OpDef, builtin};
 use crate::value::Value;
 use std::sync::Arc;
-
-macro_rules! def {
-    ($name:expr, $sig:expr, $doc:expr, $f:expr) => {
-        OpDef {
-            name: $name,
-            sig: $sig,
-            doc: $doc,
-            method: false,
-            kind: OpKind::Func($f),
-            grad: None,
-        }
-    };
-}
 
 const STYLE_KW: &[&str] = &[
     "title", "xlabel", "ylabel", "legend", "grid", "logx", "logy", "size", "file",
 ];
 
 pub static OPS: &[OpDef] = &[
-    def!(
+    builtin!(
         "plot",
         "plot(x, y, labels=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
         "A line plot of y against x (or of y against 0..n with one argument). y may hold several series: a list of arrays or a 2-D array's columns, named by labels=[...]. Jupyter shows the figure inline; the REPL and scripts write it to file= or figure-N.png and say where.",
         plot
     ),
-    def!(
+    builtin!(
         "scatter",
         "scatter(x, y, labels=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
         "Points at (x, y), like plot without the lines.",
         scatter
     ),
-    def!(
+    builtin!(
         "hist",
         "hist(x, bins=10, title=, xlabel=, ylabel=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
         "A histogram of the values of x in `bins` equal-width bins from the smallest to the largest (log-spaced with logx=true).",
         hist
     ),
-    def!(
+    builtin!(
         "imshow",
         "imshow(m, title=, xlabel=, ylabel=, size=(640, 480), file=)",
         "A 2-D array as an image (row 0 at the top), coloured with viridis from its smallest to its largest value, with a colorbar.",
         imshow
     ),
-    def!(
+    builtin!(
         "bar",
         "bar(labels, values, title=, xlabel=, ylabel=, grid=false, logy=false, size=(640, 480), file=)",
         "A bar chart: one bar per label, as high as its value.",
         bar
     ),
-    def!(
+    builtin!(
         "savefig",
         "savefig(fig, path)",
         "Write a figure to a file, as PNG or SVG after the path's extension (.png, .svg). The write is atomic.",
