@@ -54,24 +54,20 @@ pub(crate) fn operand_value(o: Operand) -> Value {
 /// A fusion node, or a value that cannot be one.
 type Node = std::result::Result<EwNode, Value>;
 
-/// A leaf: numeric values join the fused tree, others stay values.
+/// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
 fn leaf(v: Value) -> Node {
-    match fuse::operand(&v) {
-        Ok(o) if is_numeric(&v) => Ok(EwNode::Leaf(o)),
-        _ => Err(v),
+    match v {
+        Value::Array(a) => Ok(EwNode::Leaf(Operand::Array(a))),
+        Value::Int(i) => Ok(EwNode::Leaf(Operand::Int(i))),
+        Value::Float(f) => Ok(EwNode::Leaf(Operand::Float(f))),
+        Value::Bool(b) => Ok(EwNode::Leaf(Operand::Bool(b))),
+        other => Err(other),
     }
 }
 
 /// The node of an operand that must be numeric.
 fn numeric(n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
     n.or_else(|v| fuse::operand(&v).map(EwNode::Leaf).map_err(|e| e.at(span)))
-}
-
-fn is_numeric(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
-    )
 }
 
 impl Interp {
@@ -100,11 +96,11 @@ impl Interp {
                 self.eval_ew(e)
             }
             ExprKind::Call { func, args } => {
-                if let Some(def) = self.elementwise_callee(func)
-                    && args.iter().all(|a| a.name.is_none())
+                if args.iter().all(|a| a.name.is_none())
+                    && let Some(def) = self.elementwise_callee(func)
                 {
-                    let _ = def;
-                    return self.eval_ew(e);
+                    let node = self.ew_call(def, args, e.span)?;
+                    return self.node_to_value(Ok(node));
                 }
                 self.eval_call(func, args, e.span)
             }
@@ -200,10 +196,15 @@ impl Interp {
                 let inner = numeric(self.ew_node(operand)?, operand.span)?;
                 match op {
                     UnaryOp::Pos => Ok(Ok(inner)),
-                    UnaryOp::Neg => Ok(Ok(EwNode::Op { op: op_named("negative")?, args: vec![inner] })),
+                    UnaryOp::Neg => Ok(Ok(EwNode::Op {
+                        op: op_named("negative")?,
+                        args: vec![inner],
+                    })),
                 }
             }
-            ExprKind::Binary { op: BinOp::MatMul, .. } => {
+            ExprKind::Binary {
+                op: BinOp::MatMul, ..
+            } => {
                 let v = self.eval_matmul(e)?;
                 Ok(leaf(v))
             }
@@ -211,7 +212,10 @@ impl Interp {
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
                 match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: binop_def(*op)?, args: vec![l, r] })),
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
+                        op: binop_def(*op)?,
+                        args: vec![l, r],
+                    })),
                     (l, r) => {
                         // Strings, tuples and lists: `+` joins, `*` repeats.
                         let lv = self.node_to_value(l)?;
@@ -220,18 +224,29 @@ impl Interp {
                     }
                 }
             }
-            ExprKind::Compare { op: op @ (CmpOp::Is | CmpOp::IsNot), lhs, rhs } => {
+            ExprKind::Compare {
+                op: op @ (CmpOp::Is | CmpOp::IsNot),
+                lhs,
+                rhs,
+            } => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
                 let same = self.identical(&l, &r);
-                Ok(Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is { same } else { !same }))))
+                Ok(Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is {
+                    same
+                } else {
+                    !same
+                }))))
             }
             ExprKind::Compare { op, lhs, rhs } => {
                 // Non-numeric comparisons (strings, devices, dtypes...) are structural.
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
                 match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: cmp_def(*op)?, args: vec![l, r] })),
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
+                        op: cmp_def(*op)?,
+                        args: vec![l, r],
+                    })),
                     (l, r) => {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
@@ -251,15 +266,7 @@ impl Interp {
             }
             ExprKind::Call { func, args } if args.iter().all(|a| a.name.is_none()) => {
                 match self.elementwise_callee(func) {
-                    Some(def) => {
-                        let mut nodes = Vec::with_capacity(args.len());
-                        for a in args {
-                            let n = self.ew_node(&a.value)?;
-                            nodes.push(numeric(n, a.value.span)?);
-                        }
-                        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(e.span))?;
-                        Ok(Ok(EwNode::Op { op: def, args: nodes }))
-                    }
+                    Some(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
                     None => {
                         let v = self.eval(e)?;
                         Ok(leaf(v))
@@ -271,6 +278,25 @@ impl Interp {
                 Ok(leaf(v))
             }
         }
+    }
+
+    /// The fusion node of an elementwise builtin call with positional arguments.
+    fn ew_call(
+        &mut self,
+        def: &'static OpDef,
+        args: &[Arg],
+        span: gcalc_lang::Span,
+    ) -> Result<EwNode> {
+        let mut nodes = Vec::with_capacity(args.len());
+        for a in args {
+            let n = self.ew_node(&a.value)?;
+            nodes.push(numeric(n, a.value.span)?);
+        }
+        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(span))?;
+        Ok(EwNode::Op {
+            op: def,
+            args: nodes,
+        })
     }
 
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
@@ -491,24 +517,35 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
     match (op, l, r) {
         (BinOp::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(format!("{a}{b}"))),
-        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect())),
-        (BinOp::Add, Value::List(a), Value::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
+        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
+            Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
+        }
+        (BinOp::Add, Value::List(a), Value::List(b)) => {
+            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
+        }
         (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
             Ok(Value::str(a.repeat(repeat(*n))))
         }
-        (BinOp::Mul, Value::List(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
-            Ok(Value::list(a.iter().cloned().cycle().take(a.len() * repeat(*n)).collect()))
-        }
+        (BinOp::Mul, Value::List(a), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::List(a)) => Ok(Value::list(
+            a.iter()
+                .cloned()
+                .cycle()
+                .take(a.len() * repeat(*n))
+                .collect(),
+        )),
         _ => Err(Error::type_(format!(
             "`{}` is not defined between a {} and a {}",
             op.symbol(),
             l.type_name(),
             r.type_name()
         ))
-        .with_help(if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
-            "for elementwise math on a list, make an array first: array([...])"
-        } else {
-            "convert with str(), int() or float() first"
-        })),
+        .with_help(
+            if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
+                "for elementwise math on a list, make an array first: array([...])"
+            } else {
+                "convert with str(), int() or float() first"
+            },
+        )),
     }
 }

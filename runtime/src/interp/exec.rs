@@ -154,12 +154,15 @@ impl Interp {
 
     /// Bind a name in the innermost scope.
     pub fn bind(&mut self, name: &str, v: Value) {
-        match self.frames.last_mut() {
-            Some(f) => {
-                f.insert(name.to_string(), v);
-            }
+        let map = match self.frames.last_mut() {
+            Some(f) => f,
+            None => &mut self.globals,
+        };
+        // Rebinding (a loop body) replaces in place: no new key string.
+        match map.get_mut(name) {
+            Some(slot) => *slot = v,
             None => {
-                self.globals.insert(name.to_string(), v);
+                map.insert(name.to_string(), v);
             }
         }
     }
@@ -285,19 +288,31 @@ impl Interp {
                     .at(span)
                     .with_help(format!("write `x = x {sym} ...` to make a new array")));
                 }
-                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype()) {
+                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
+                {
                     return Err(Error::dtype(
                         sym,
-                        format!("cannot write the {} result of `{sym}=` into a {} array in place", r.dtype(), x.dtype()),
+                        format!(
+                            "cannot write the {} result of `{sym}=` into a {} array in place",
+                            r.dtype(),
+                            x.dtype()
+                        ),
                     )
                     .at(span)
-                    .with_help(format!("write `x = x {sym} ...` to make a new array, or astype first")));
+                    .with_help(format!(
+                        "write `x = x {sym} ...` to make a new array, or astype first"
+                    )));
                 }
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
-                let sole = matches!(target, Target::Name(_)) && std::sync::Arc::strong_count(x.storage()) <= 2;
+                let sole = matches!(target, Target::Name(_))
+                    && std::sync::Arc::strong_count(x.storage()) <= 2;
                 if sole {
-                    let r = if r.dtype() == x.dtype() { r.clone() } else { r.astype(x.dtype())? };
+                    let r = if r.dtype() == x.dtype() {
+                        r.clone()
+                    } else {
+                        r.astype(x.dtype())?
+                    };
                     return self.assign(target, Value::Array(r));
                 }
                 x.assign(&[], r).map_err(|e| e.at(span))
