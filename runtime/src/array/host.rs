@@ -169,6 +169,17 @@ impl HostData {
     pub fn len(&self) -> usize {
         with_dtype!(self.dtype(), T => T::slice(self).map_or(0, |s| s.len()))
     }
+    /// Keep the first `n` elements (a recycled buffer cut to an output's size).
+    pub fn truncate(&mut self, n: usize) {
+        match self {
+            HostData::Bool(v) => v.truncate(n),
+            HostData::I32(v) => v.truncate(n),
+            HostData::I64(v) => v.truncate(n),
+            HostData::F16(v) => v.truncate(n),
+            HostData::F32(v) => v.truncate(n),
+            HostData::F64(v) => v.truncate(n),
+        }
+    }
     /// A zero-filled buffer of `n` elements.
     pub fn zeros(dtype: DType, n: usize) -> HostData {
         with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))

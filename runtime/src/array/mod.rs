@@ -6,6 +6,7 @@ pub mod create;
 pub mod host;
 pub mod index;
 pub mod layout;
+pub mod pool;
 pub mod print;
 pub mod shape_ops;
 

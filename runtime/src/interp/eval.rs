@@ -54,24 +54,20 @@ pub(crate) fn operand_value(o: Operand) -> Value {
 /// A fusion node, or a value that cannot be one.
 type Node = std::result::Result<EwNode, Value>;
 
-/// A leaf: numeric values join the fused tree, others stay values.
+/// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
 fn leaf(v: Value) -> Node {
-    match fuse::operand(&v) {
-        Ok(o) if is_numeric(&v) => Ok(EwNode::Leaf(o)),
-        _ => Err(v),
+    match v {
+        Value::Array(a) => Ok(EwNode::Leaf(Operand::Array(a))),
+        Value::Int(i) => Ok(EwNode::Leaf(Operand::Int(i))),
+        Value::Float(f) => Ok(EwNode::Leaf(Operand::Float(f))),
+        Value::Bool(b) => Ok(EwNode::Leaf(Operand::Bool(b))),
+        other => Err(other),
     }
 }
 
 /// The node of an operand that must be numeric.
 fn numeric(n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
     n.or_else(|v| fuse::operand(&v).map(EwNode::Leaf).map_err(|e| e.at(span)))
-}
-
-fn is_numeric(v: &Value) -> bool {
-    matches!(
-        v,
-        Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
-    )
 }
 
 impl Interp {
@@ -100,11 +96,11 @@ impl Interp {
                 self.eval_ew(e)
             }
             ExprKind::Call { func, args } => {
-                if let Some(def) = self.elementwise_callee(func)
-                    && args.iter().all(|a| a.name.is_none())
+                if args.iter().all(|a| a.name.is_none())
+                    && let Some(def) = self.elementwise_callee(func)
                 {
-                    let _ = def;
-                    return self.eval_ew(e);
+                    let node = self.ew_call(def, args, e.span)?;
+                    return self.node_to_value(Ok(node));
                 }
                 self.eval_call(func, args, e.span)
             }
@@ -270,18 +266,7 @@ impl Interp {
             }
             ExprKind::Call { func, args } if args.iter().all(|a| a.name.is_none()) => {
                 match self.elementwise_callee(func) {
-                    Some(def) => {
-                        let mut nodes = Vec::with_capacity(args.len());
-                        for a in args {
-                            let n = self.ew_node(&a.value)?;
-                            nodes.push(numeric(n, a.value.span)?);
-                        }
-                        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(e.span))?;
-                        Ok(Ok(EwNode::Op {
-                            op: def,
-                            args: nodes,
-                        }))
-                    }
+                    Some(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
                     None => {
                         let v = self.eval(e)?;
                         Ok(leaf(v))
@@ -293,6 +278,25 @@ impl Interp {
                 Ok(leaf(v))
             }
         }
+    }
+
+    /// The fusion node of an elementwise builtin call with positional arguments.
+    fn ew_call(
+        &mut self,
+        def: &'static OpDef,
+        args: &[Arg],
+        span: gcalc_lang::Span,
+    ) -> Result<EwNode> {
+        let mut nodes = Vec::with_capacity(args.len());
+        for a in args {
+            let n = self.ew_node(&a.value)?;
+            nodes.push(numeric(n, a.value.span)?);
+        }
+        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(span))?;
+        Ok(EwNode::Op {
+            op: def,
+            args: nodes,
+        })
     }
 
     fn node_to_value(&mut self, n: Node) -> Result<Value> {

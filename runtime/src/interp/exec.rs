@@ -154,12 +154,15 @@ impl Interp {
 
     /// Bind a name in the innermost scope.
     pub fn bind(&mut self, name: &str, v: Value) {
-        match self.frames.last_mut() {
-            Some(f) => {
-                f.insert(name.to_string(), v);
-            }
+        let map = match self.frames.last_mut() {
+            Some(f) => f,
+            None => &mut self.globals,
+        };
+        // Rebinding (a loop body) replaces in place: no new key string.
+        match map.get_mut(name) {
+            Some(slot) => *slot = v,
             None => {
-                self.globals.insert(name.to_string(), v);
+                map.insert(name.to_string(), v);
             }
         }
     }

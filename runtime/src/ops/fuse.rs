@@ -138,7 +138,7 @@ fn check_devices(n: &EwNode, dev: &mut Option<Device>, op: &str) -> Result<()> {
 }
 
 /// The dtype a value of this kind is held in (weak scalars compute in f64/i64/bool).
-fn held(k: Kind) -> DType {
+pub(super) fn held(k: Kind) -> DType {
     match k {
         Kind::Strong(d) => d,
         Kind::WeakFloat => DType::Float64,
@@ -316,7 +316,7 @@ fn relabel_shape_error(e: Error, op: &str, kids: &[Built], _i: usize) -> Error {
     .with_help(e.help.unwrap_or_default())
 }
 
-fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
+pub(super) fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
     let get = |c: DType| match c {
         DType::Float32 => def.f32.map(KernAny::F32),
         DType::Float64 => def.f64.map(KernAny::F64),
@@ -334,6 +334,11 @@ fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
 }
 
 fn eval_cpu(node: EwNode, float_x: DType) -> Result<Operand> {
+    if let EwNode::Op { op, args } = &node
+        && let Some(o) = super::fuse_exec::simple::run(op, args, float_x)?
+    {
+        return Ok(o);
+    }
     let mut b = Builder {
         leaves: Vec::new(),
         leaf_ops: Vec::new(),
