@@ -87,7 +87,7 @@ pub fn all() -> Vec<&'static OpDef> {
 /// Check an elementwise op's argument count.
 pub fn check_arity(def: &OpDef, n: usize) -> crate::Result<()> {
     let want = match &def.kind {
-        OpKind::Elementwise(ew) => ew.arity as usize,
+        OpKind::Elementwise(ew) => ew.arity,
         OpKind::Func(_) => return Ok(()),
     };
     if n != want {
