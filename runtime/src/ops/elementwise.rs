@@ -186,6 +186,16 @@ fn ref_sign(x: f64) -> f64 {
         x
     }
 }
+/// `x ** (y - 1)` for power's gradient; `x` itself when y is the constant 2
+/// (the common `x ** 2` then needs no pow in its backward).
+fn pow_minus_one(x: &EwNode, y: &EwNode) -> crate::autodiff::ewb::E {
+    use super::fuse::Operand;
+    match y {
+        EwNode::Leaf(Operand::Int(2)) => e(x),
+        EwNode::Leaf(Operand::Float(f)) if *f == 2.0 => e(x),
+        _ => call("power", [e(x), e(y) - c(1.0)]),
+    }
+}
 /// Python's float `%`, as a method so one op body serves f32 and f64.
 trait PyMod {
     fn py_mod(self, y: Self) -> Self;
@@ -234,7 +244,7 @@ pub static OPS: &[OpDef] = &[
         f: map2 |x, y| x.powf(y); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";
         "x to the power y (the `**` operator); integers to negative integer powers are an error.";
-        grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * call("power", [e(&x[0]), e(&x[1]) - c(1.0)])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }),
+        grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * pow_minus_one(&x[0], &x[1])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }),
     ew!("negative", "negative(x)", ["x"], Arith, Any, |v| -v[0];
         f: map1 |x| -x; i: map1 |x| x.wrapping_neg(); b: none;
         "(-{0})"; "-x (unary minus).";
