@@ -60,6 +60,7 @@ pub(crate) enum Flow {
 
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
+        crate::cuda::apply_flags(&flags);
         Interp {
             globals: HashMap::new(),
             frames: Vec::new(),
@@ -134,7 +135,9 @@ impl Interp {
     }
 
     /// Called after `set` changed a flag.
-    pub(crate) fn flags_changed(&mut self) {}
+    pub(crate) fn flags_changed(&mut self) {
+        crate::cuda::apply_flags(&self.flags);
+    }
 
     pub fn source(&self) -> &Source {
         &self.source
