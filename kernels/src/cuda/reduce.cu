@@ -10,9 +10,14 @@ struct OpSum { template <typename A> __device__ static A id() { return (A)0; }
   template <typename A> __device__ static A f(A a, A b) { return a + b; } };
 struct OpProd { template <typename A> __device__ static A id() { return (A)1; }
   template <typename A> __device__ static A f(A a, A b) { return a * b; } };
-struct OpMax { template <typename A> __device__ static A id() { return -__builtin_huge_valf(); }
+template <typename A> struct Lim;
+template <> struct Lim<float> { __device__ static float lo() { return __int_as_float(0xff800000); } __device__ static float hi() { return __int_as_float(0x7f800000); } };
+template <> struct Lim<double> { __device__ static double lo() { return __longlong_as_double(0xfff0000000000000ULL); } __device__ static double hi() { return __longlong_as_double(0x7ff0000000000000ULL); } };
+template <> struct Lim<int> { __device__ static int lo() { return -2147483647 - 1; } __device__ static int hi() { return 2147483647; } };
+template <> struct Lim<long long> { __device__ static long long lo() { return -9223372036854775807LL - 1; } __device__ static long long hi() { return 9223372036854775807LL; } };
+struct OpMax { template <typename A> __device__ static A id() { return Lim<A>::lo(); }
   template <typename A> __device__ static A f(A a, A b) { return (a != a || a > b) ? a : b; } };
-struct OpMin { template <typename A> __device__ static A id() { return __builtin_huge_valf(); }
+struct OpMin { template <typename A> __device__ static A id() { return Lim<A>::hi(); }
   template <typename A> __device__ static A f(A a, A b) { return (a != a || a < b) ? a : b; } };
 
 template <typename A> __device__ __forceinline__ A shfl_down(A v, int o) { return __shfl_down_sync(0xffffffffu, v, o); }

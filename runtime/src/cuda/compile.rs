@@ -195,8 +195,8 @@ pub unsafe fn get_function(g: &Gpu, m: sys::CUmodule, name: &str) -> Result<Func
 
 /// Function `name` of the module built from `source()`, cached under `key`.
 /// A cubin from the disk cache that fails to load is recompiled once.
-pub fn function(g: &Gpu, key: &str, name: &str, source: impl FnOnce() -> String) -> Result<Func> {
-    let fkey = format!("{key}\0{name}");
+pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) -> Result<Func> {
+    let fkey = key;
     if let Some(f) = g.functions.lock().ok().and_then(|m| m.get(&fkey).copied()) {
         return Ok(f);
     }
@@ -228,7 +228,7 @@ pub fn functions(
     let cached: Option<Vec<Func>> = g.functions.lock().ok().and_then(|m| {
         names
             .iter()
-            .map(|n| m.get(&format!("{key}\0{n}")).copied())
+            .map(|n| m.get(&key_of(key, n)).copied())
             .collect()
     });
     if let Some(v) = cached {
@@ -241,9 +241,18 @@ pub fn functions(
     for n in names {
         let f = unsafe { get_function(g, m, n) }?;
         if let Ok(mut map) = g.functions.lock() {
-            map.insert(format!("{key}\0{n}"), f);
+            map.insert(key_of(key, n), f);
         }
         out.push(f);
     }
     Ok(out)
+}
+
+/// In-process cache key of function `name` of the module known as `key`.
+pub fn key_of(key: &str, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    name.hash(&mut h);
+    h.finish()
 }

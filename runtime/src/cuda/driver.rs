@@ -31,9 +31,9 @@ pub struct Gpu {
     pub total_mem: usize,
     poisoned: Mutex<Option<String>>,
     /// Statements that queued work since the last good sync (text, newest last).
-    ring: Mutex<Vec<String>>,
+    ring: Mutex<Vec<Stmt>>,
     /// Loaded functions by kernel key.
-    pub(crate) functions: Mutex<HashMap<String, super::compile::Func>>,
+    pub(crate) functions: Mutex<HashMap<u64, super::compile::Func>>,
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
@@ -217,11 +217,13 @@ impl Gpu {
     /// Record the current statement as one that queued work on this GPU.
     pub fn note_launch(&self) {
         self.launches.fetch_add(1, Ordering::Relaxed);
-        let Some(text) = current_statement() else {
+        let Some(text) = CURRENT.with(|c| c.borrow().clone()) else {
             return;
         };
         if let Ok(mut r) = self.ring.lock()
-            && r.last() != Some(&text)
+            && !r
+                .last()
+                .is_some_and(|l| Arc::ptr_eq(&l.0, &text.0) && l.1 == text.1)
         {
             if r.len() >= 8 {
                 r.remove(0);
@@ -235,6 +237,9 @@ impl Gpu {
             .lock()
             .map(|mut r| std::mem::take(&mut *r))
             .unwrap_or_default()
+            .iter()
+            .filter_map(stmt_text)
+            .collect()
     }
 
     /// Wait for the stream; a failure of queued work names the statements that queued it.
@@ -248,7 +253,16 @@ impl Gpu {
                 Ok(())
             }
             Err(e) => {
-                let ring_text = self.ring.lock().map(|r| r.join("; ")).unwrap_or_default();
+                let ring_text = self
+                    .ring
+                    .lock()
+                    .map(|r| {
+                        r.iter()
+                            .filter_map(stmt_text)
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    })
+                    .unwrap_or_default();
                 let mut err = self.err(e, "running queued work");
                 if !ring_text.is_empty() && !err.notes.iter().any(|n| n.contains("queued by")) {
                     err = err.with_note(format!("the failing work was queued by: {ring_text}"));
@@ -302,15 +316,15 @@ pub fn err_name(e: DriverError) -> String {
     }
 }
 
+/// A statement: its source and span (turned into text only for messages).
+type Stmt = (Arc<Source>, Span);
+
 thread_local! {
-    static CURRENT: RefCell<Option<(Arc<Source>, Span)>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Stmt>> = const { RefCell::new(None) };
 }
 
 /// The interpreter says which statement runs now (cheap; skipped until a GPU is used).
 pub fn set_statement(src: &Arc<Source>, span: Span) {
-    if !GPU_USED.load(Ordering::Relaxed) {
-        return;
-    }
     CURRENT.with(|c| {
         let mut c = c.borrow_mut();
         match &mut *c {
@@ -322,13 +336,14 @@ pub fn set_statement(src: &Arc<Source>, span: Span) {
 
 /// `name:line: text` of the statement running now.
 pub fn current_statement() -> Option<String> {
-    CURRENT.with(|c| {
-        let c = c.borrow();
-        let (src, span) = c.as_ref()?;
-        let (a, b) = (span.start as usize, span.end as usize);
-        let text = src.text.get(a..b)?;
-        let line = src.text.get(..a)?.matches('\n').count() + 1;
-        let first = text.lines().next().unwrap_or("").trim();
-        Some(format!("{}:{line}: `{first}`", src.name))
-    })
+    CURRENT.with(|c| c.borrow().as_ref().and_then(stmt_text))
+}
+
+fn stmt_text(s: &Stmt) -> Option<String> {
+    let (src, span) = s;
+    let (a, b) = (span.start as usize, span.end as usize);
+    let text = src.text.get(a..b)?;
+    let line = src.text.get(..a)?.matches('\n').count() + 1;
+    let first = text.lines().next().unwrap_or("").trim();
+    Some(format!("{}:{line}: `{first}`", src.name))
 }

@@ -203,8 +203,7 @@ fn launch_program(
     };
     let mut h = DefaultHasher::new();
     prog.hash(&mut h);
-    let key = format!("ew{:016x}", h.finish());
-    let f = compile::function(g, &key, "gc_ew", || prog.source("gc_ew"))?;
+    let f = compile::function(g, h.finish(), "gc_ew", || prog.source("gc_ew"))?;
 
     // Parameters: out, n, each input (pointer or scalar), the strides struct by value.
     let mut out_ptr = buf.ptr_at(0);
