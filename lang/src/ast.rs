@@ -22,14 +22,31 @@ pub enum StmtKind {
     /// An expression statement: its value is shown at the prompt.
     Expr(Expr),
     /// `x = e`, `a, b = e`, `x[i] = e`, `x.attr = e` (targets are checked by the interpreter).
-    Assign { target: Target, value: Expr },
+    Assign {
+        target: Target,
+        value: Expr,
+    },
     /// `x += e` and friends.
-    AugAssign { target: Target, op: BinOp, value: Expr },
+    AugAssign {
+        target: Target,
+        op: BinOp,
+        value: Expr,
+    },
     /// `fn name(params) = expr` or `fn name(params) { ... }`.
-    FnDef { name: Ident, func: FnBody },
+    FnDef {
+        name: Ident,
+        func: FnBody,
+    },
     /// `for a in e { ... }` and `for a, b in e { ... }`.
-    For { var: Target, iter: Expr, body: Block },
-    While { cond: Expr, body: Block },
+    For {
+        var: Target,
+        iter: Expr,
+        body: Block,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
@@ -52,16 +69,26 @@ pub enum Target {
     /// `a, b` (possibly nested: `(a, b), c`).
     Tuple(Vec<Target>, Span),
     /// `x[i, j:k]`.
-    Index { base: Box<Expr>, index: Vec<IndexItem>, span: Span },
+    Index {
+        base: Box<Expr>,
+        index: Vec<IndexItem>,
+        span: Span,
+    },
     /// `x.attr`.
-    Attr { base: Box<Expr>, attr: Ident, span: Span },
+    Attr {
+        base: Box<Expr>,
+        attr: Ident,
+        span: Span,
+    },
 }
 
 impl Target {
     pub fn span(&self) -> Span {
         match self {
             Target::Name(id) => id.span,
-            Target::Tuple(_, s) | Target::Index { span: s, .. } | Target::Attr { span: s, .. } => *s,
+            Target::Tuple(_, s) | Target::Index { span: s, .. } | Target::Attr { span: s, .. } => {
+                *s
+            }
         }
     }
 }
@@ -121,21 +148,49 @@ pub enum ExprKind {
     Tuple(Vec<Expr>),
     /// `[a, b]`.
     List(Vec<Expr>),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `a == b`, `a < b`, `a is b`... Chains (`a < b < c`) are parsed as `(a < b) and (b < c)`
     /// is NOT done: a chain is an error, as comparisons are elementwise on arrays.
-    Compare { op: CmpOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Compare {
+        op: CmpOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `and` / `or`: short-circuit on scalars.
-    Logic { op: LogicOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Logic {
+        op: LogicOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     Not(Box<Expr>),
-    Call { func: Box<Expr>, args: Vec<Arg> },
-    Index { base: Box<Expr>, index: Vec<IndexItem> },
-    Attr { base: Box<Expr>, attr: Ident },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Arg>,
+    },
+    Index {
+        base: Box<Expr>,
+        index: Vec<IndexItem>,
+    },
+    Attr {
+        base: Box<Expr>,
+        attr: Ident,
+    },
     /// `fn(x, y=1) = expr` or `fn(x) { ... }`.
     Lambda(FnBody),
     /// `if c { a } else { b }` (else optional; `else if` chains nest in `else_`).
-    If { cond: Box<Expr>, then: Block, else_: Option<Box<Expr>> },
+    If {
+        cond: Box<Expr>,
+        then: Block,
+        else_: Option<Box<Expr>>,
+    },
     /// A block used as an expression (the `else { }` of an if, the body of `time`).
     Block(Block),
     /// `time { ... }`: waits for devices, runs the block, waits again, gives seconds.
@@ -156,7 +211,12 @@ pub enum IndexItem {
     /// `i` (an integer scalar, or an array for gather).
     Expr(Expr),
     /// `start:stop:step`, each part optional.
-    Slice { start: Option<Expr>, stop: Option<Expr>, step: Option<Expr>, span: Span },
+    Slice {
+        start: Option<Expr>,
+        stop: Option<Expr>,
+        step: Option<Expr>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

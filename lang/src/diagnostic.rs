@@ -16,7 +16,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(kind: impl Into<String>, message: impl Into<String>, span: Option<Span>) -> Self {
-        Diagnostic { kind: kind.into(), message: message.into(), span, help: None }
+        Diagnostic {
+            kind: kind.into(),
+            message: message.into(),
+            span,
+            help: None,
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
@@ -43,15 +48,23 @@ pub struct RenderOptions {
 ///   |     ^^ did you mean `foo`?
 /// ```
 pub fn render(d: &Diagnostic, source_name: &str, source: &str, opts: RenderOptions) -> String {
-    let (red, blue, bold, reset) =
-        if opts.color { ("\x1b[31;1m", "\x1b[34;1m", "\x1b[1m", "\x1b[0m") } else { ("", "", "", "") };
-    let mut out = format!("{red}error{reset}{bold}: {}: {}{reset}\n", d.kind, d.message);
+    let (red, blue, bold, reset) = if opts.color {
+        ("\x1b[31;1m", "\x1b[34;1m", "\x1b[1m", "\x1b[0m")
+    } else {
+        ("", "", "", "")
+    };
+    let mut out = format!(
+        "{red}error{reset}{bold}: {}: {}{reset}\n",
+        d.kind, d.message
+    );
     if let Some(span) = d.span.filter(|s| (s.start as usize) <= source.len()) {
         let (line, col) = line_col(source, span.start as usize);
         let text = line_text(source, line);
         let gutter = line.to_string().len();
         let pad = " ".repeat(gutter);
-        out.push_str(&format!("{pad}{blue}-->{reset} {source_name}:{line}:{col}\n"));
+        out.push_str(&format!(
+            "{pad}{blue}-->{reset} {source_name}:{line}:{col}\n"
+        ));
         out.push_str(&format!("{pad} {blue}|{reset}\n"));
         out.push_str(&format!("{blue}{line}{reset} {blue}|{reset} {text}\n"));
         // caret under the span, clipped to this line
@@ -61,8 +74,15 @@ pub fn render(d: &Diagnostic, source_name: &str, source: &str, opts: RenderOptio
         } else {
             text.chars().count().saturating_sub(col - 1).max(1)
         };
-        let lead: String = text.chars().take(col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-        out.push_str(&format!("{pad} {blue}|{reset} {lead}{red}{}{reset}", "^".repeat(width)));
+        let lead: String = text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        out.push_str(&format!(
+            "{pad} {blue}|{reset} {lead}{red}{}{reset}",
+            "^".repeat(width)
+        ));
         if let Some(h) = &d.help {
             out.push_str(&format!(" {bold}{h}{reset}"));
         }

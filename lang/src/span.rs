@@ -9,11 +9,17 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end.max(start) as u32 }
+        Span {
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
     }
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
     pub fn len(self) -> usize {
         (self.end - self.start) as usize
@@ -37,13 +43,19 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
             line_start = i + 1;
         }
     }
-    let col = src[line_start..floor_char_boundary(src, offset)].chars().count() + 1;
+    let col = src[line_start..floor_char_boundary(src, offset)]
+        .chars()
+        .count()
+        + 1;
     (line, col)
 }
 
 /// The text of the 1-based line `line` (without its newline).
 pub fn line_text(src: &str, line: usize) -> &str {
-    src.split('\n').nth(line.saturating_sub(1)).unwrap_or("").trim_end_matches('\r')
+    src.split('\n')
+        .nth(line.saturating_sub(1))
+        .unwrap_or("")
+        .trim_end_matches('\r')
 }
 
 /// The largest char boundary <= `i`.

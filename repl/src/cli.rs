@@ -1,7 +1,7 @@
 //! Command-line parsing and dispatch to the script runner, the REPL or the
 //! Jupyter kernel.
 
-use crate::script;
+use crate::{script, terminal};
 use gcalc_runtime::Flags;
 use std::io::IsTerminal;
 
@@ -111,6 +111,7 @@ pub fn run(cmd: Cmd) -> u8 {
         }
         Command::Script { path, args } => script::run_file(flags, &path, args),
         Command::Eval(code) => script::run_code(flags, &code, "<-e>", true),
-        Command::Stdin | Command::Repl => script::run_stdin(flags),
+        Command::Repl => terminal::run(flags),
+        Command::Stdin => script::run_stdin(flags),
     }
 }

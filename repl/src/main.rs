@@ -4,6 +4,7 @@
 
 mod cli;
 mod script;
+mod terminal;
 
 use std::process::ExitCode;
 

@@ -69,10 +69,8 @@ fn run_with_args(flags: Flags, code: &str, name: &str, show_value: bool, args: V
         eprint!("{text}");
         return 1;
     }
-    if show_value {
-        if let Some(v) = outcome.value {
-            println!("{}", v.text);
-        }
+    if let (true, Some(v)) = (show_value, outcome.value) {
+        println!("{}", v.text);
     }
     0
 }

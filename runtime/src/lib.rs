@@ -10,6 +10,7 @@ pub mod display;
 pub mod error;
 pub mod flags;
 pub mod interp;
+pub mod npy;
 pub mod ops;
 pub mod output;
 pub mod random;

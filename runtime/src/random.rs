@@ -1,6 +1,35 @@
-//! Counter-based random numbers (Philox 4x32-10): the same sequence for the
-//! same seed on every device. The state is a key (the seed) and a counter that
-//! every draw advances by the number of 128-bit blocks it used.
+//! Counter-based random numbers (Philox 4x32-10, Salmon et al. 2011): the same
+//! sequence for the same seed on every device. The state is a key (the seed)
+//! and a 64-bit block counter that every draw advances by the blocks it used.
+//!
+//! # The stream (the CUDA kernels must reproduce this bit for bit)
+//! A draw that needs `w` 32-bit words takes word `j` (0-based) from
+//! `philox4x32_10(ctr, key)[j % 4]`, where `ctr` is the 128-bit counter
+//! `state.counter + j / 4` (words little-endian: `[lo32, hi32, carry, 0]`)
+//! and `key = [seed lo32, seed hi32]`. The draw then advances
+//! `state.counter` by `ceil(w / 4)`. Element `i` of a draw uses:
+//! - `rand`/`uniform` float32: word `i`: `u = (w >> 8) * 2^-24`, in [0, 1).
+//! - float16: word `i`: `u = (w >> 21) * 2^-11` (exact in float16).
+//! - float64: words `2i` (low) and `2i+1` (high): `u = (((hi << 32) | lo) >> 11) * 2^-53`.
+//! - `uniform(lo, hi)`: `lo + (hi - lo) * u`, computed in float64, rounded to the dtype.
+//! - `randn`/`normal` (Box-Muller, computed in float64, rounded to the dtype):
+//!   pair `p` = elements `2p` and `2p+1`; float16/32 take words `2p` and `2p+1`,
+//!   float64 takes words `4p..4p+4` (two 53-bit values). With `a, b` the two
+//!   uniforms of the pair made as above, `u1 = 1 - a` (in (0, 1]), `r = sqrt(-2 ln u1)`,
+//!   element `2p = r cos(2 pi b)`, element `2p+1 = r sin(2 pi b)`; the pair
+//!   count is `ceil(n / 2)`. `normal(mu, sigma)` is `mu + sigma * z`.
+//!   (The GPU's `log`/`sin`/`cos` may differ from the host's by an ulp of
+//!   float64, which rounding to float32 almost always hides.)
+//! - `randint(lo, hi)` (int64): with `r = hi - lo` as u64, if `r <= 2^32` word `i`
+//!   gives `lo + ((w * r) >> 32)`; else words `2i`, `2i+1` make `x` (as float64
+//!   above, all 64 bits) and the value is `lo + ((x as u128 * r) >> 64)`
+//!   (Lemire's multiply-shift, without rejection: bias below r / 2^32).
+
+use crate::array::create::{alloc_with, place};
+use crate::array::{Array, Element as _};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
 
 /// The session's generator state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,4 +45,188 @@ impl Default for Rng {
             counter: 0,
         }
     }
+}
+
+const M0: u32 = 0xD251_1F53;
+const M1: u32 = 0xCD9E_8D57;
+const W0: u32 = 0x9E37_79B9;
+const W1: u32 = 0xBB67_AE85;
+
+/// Philox 4x32 with 10 rounds.
+pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
+    for round in 0..10 {
+        if round > 0 {
+            key = [key[0].wrapping_add(W0), key[1].wrapping_add(W1)];
+        }
+        let p0 = M0 as u64 * ctr[0] as u64;
+        let p1 = M1 as u64 * ctr[2] as u64;
+        let (hi0, lo0) = ((p0 >> 32) as u32, p0 as u32);
+        let (hi1, lo1) = ((p1 >> 32) as u32, p1 as u32);
+        ctr = [hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0];
+    }
+    ctr
+}
+
+impl Rng {
+    /// `seed(n)`: key = n, counter = 0.
+    pub fn seed(&mut self, n: u64) {
+        self.key = n;
+        self.counter = 0;
+    }
+
+    /// The next `n` words of the stream (see the module docs), advancing the counter.
+    pub fn words(&mut self, n: usize) -> Vec<u32> {
+        let key = [self.key as u32, (self.key >> 32) as u32];
+        let blocks = n.div_ceil(4);
+        let mut out = Vec::with_capacity(blocks * 4);
+        for b in 0..blocks as u128 {
+            let c = self.counter as u128 + b;
+            out.extend(philox4x32_10(
+                [c as u32, (c >> 32) as u32, (c >> 64) as u32, 0],
+                key,
+            ));
+        }
+        out.truncate(n);
+        self.counter = self.counter.wrapping_add(blocks as u64);
+        out
+    }
+
+    /// Uniform [0, 1) values as f64 (exactly representable in `dtype`).
+    fn uniforms(&mut self, n: usize, dtype: DType) -> Vec<f64> {
+        match dtype {
+            DType::Float64 => {
+                let w = self.words(n.saturating_mul(2));
+                w.chunks_exact(2).map(|p| u53(p[0], p[1])).collect()
+            }
+            DType::Float16 => self
+                .words(n)
+                .into_iter()
+                .map(|w| (w >> 21) as f64 / 2048.0)
+                .collect(),
+            _ => self
+                .words(n)
+                .into_iter()
+                .map(|w| (w >> 8) as f64 / 16_777_216.0)
+                .collect(),
+        }
+    }
+
+    /// Standard normal values as f64 (Box-Muller on pairs).
+    fn normals(&mut self, n: usize, dtype: DType) -> Vec<f64> {
+        let pairs = n.div_ceil(2);
+        let u = self.uniforms(pairs.saturating_mul(2), dtype);
+        let mut out = Vec::with_capacity(pairs * 2);
+        for p in u.chunks_exact(2) {
+            let r = (-2.0 * (1.0 - p[0]).ln()).sqrt();
+            let t = 2.0 * std::f64::consts::PI * p[1];
+            out.push(r * t.cos());
+            out.push(r * t.sin());
+        }
+        out.truncate(n);
+        out
+    }
+}
+
+fn u53(lo: u32, hi: u32) -> f64 {
+    ((((hi as u64) << 32) | lo as u64) >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+}
+
+fn float_dtype(dtype: DType, op: &str) -> Result<()> {
+    if !dtype.is_float() {
+        return Err(
+            Error::dtype(op, format!("{op} makes floating-point values, not {dtype}")).with_help(
+                format!("use dtype=float32 or float64, or {op}(...).astype({dtype})"),
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn from_f64s(shape: &[usize], dtype: DType, vals: &[f64]) -> Result<Array> {
+    crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_f64(vals.get(i).copied().unwrap_or(0.0))))
+}
+
+fn numel(shape: &[usize], dtype: DType) -> Result<usize> {
+    crate::array::create::checked_numel(shape, dtype)
+}
+
+/// `rand(shape)`: uniform in [0, 1).
+pub fn rand(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+    uniform(rng, 0.0, 1.0, shape, dtype, device)
+}
+
+/// `uniform(lo, hi, shape)`: uniform in [lo, hi).
+pub fn uniform(
+    rng: &mut Rng,
+    lo: f64,
+    hi: f64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    float_dtype(dtype, "uniform")?;
+    let n = numel(shape, dtype)?;
+    let u = rng.uniforms(n, dtype);
+    let v: Vec<f64> = u.into_iter().map(|u| lo + (hi - lo) * u).collect();
+    place(from_f64s(shape, dtype, &v)?, device)
+}
+
+/// `randn(shape)`: standard normal.
+pub fn randn(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+    normal(rng, 0.0, 1.0, shape, dtype, device)
+}
+
+/// `normal(mu, sigma, shape)`.
+pub fn normal(
+    rng: &mut Rng,
+    mu: f64,
+    sigma: f64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    float_dtype(dtype, "normal")?;
+    if sigma < 0.0 || sigma.is_nan() {
+        return Err(
+            Error::value(format!("normal: sigma must be non-negative, got {sigma}"))
+                .with_help("e.g. normal(0, 1, 10)"),
+        );
+    }
+    let n = numel(shape, dtype)?;
+    let z = rng.normals(n, dtype);
+    let v: Vec<f64> = z.into_iter().map(|z| mu + sigma * z).collect();
+    place(from_f64s(shape, dtype, &v)?, device)
+}
+
+/// `randint(lo, hi, shape)`: integers in [lo, hi), int64 unless `dtype` says otherwise.
+pub fn randint(
+    rng: &mut Rng,
+    lo: i64,
+    hi: i64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    if hi <= lo {
+        return Err(Error::value(format!("randint: low >= high ({lo} >= {hi})"))
+            .with_help("e.g. randint(0, 10, 5) gives 0..9"));
+    }
+    let n = numel(shape, dtype)?;
+    let r = (hi as i128 - lo as i128) as u64;
+    let v: Vec<i64> = if r <= 1 << 32 {
+        rng.words(n)
+            .into_iter()
+            .map(|w| lo.wrapping_add(((w as u64 * r) >> 32) as i64))
+            .collect()
+    } else {
+        let w = rng.words(n.saturating_mul(2));
+        w.chunks_exact(2)
+            .map(|p| {
+                let x = ((p[1] as u64) << 32) | p[0] as u64;
+                lo.wrapping_add(((x as u128 * r as u128) >> 64) as i64)
+            })
+            .collect()
+    };
+    let a = crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_i64(v.get(i).copied().unwrap_or(0)))?);
+    place(a, device)
 }

@@ -1,8 +1,356 @@
-//! STUB (replaced by the arr branch at merge).
-use crate::array::Array;
-use crate::dtype::DType;
+//! Making arrays: checked allocation, `zeros ones full eye arange linspace`,
+//! nested lists to arrays (`value_to_array`), and back (`item`, `tolist`).
+
+use super::layout::fmt_shape;
+use super::{Array, Element, HostData};
+use crate::device::Device;
+use crate::dtype::{DType, Kind, promote_kinds};
 use crate::error::{Error, Result};
 use crate::value::Value;
-pub fn value_to_array(_v: &Value, _dtype: Option<DType>, _float_x: DType) -> Result<Array> {
-    Err(Error::internal("stub"))
+
+/// A scalar that has not yet been given a dtype (a literal, a `full` value).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+}
+
+impl Scalar {
+    /// The scalar as an element of type `T` (NumPy's casting: float->int truncates).
+    pub fn to_elem<T: Element>(self) -> T {
+        match self {
+            Scalar::Bool(b) => T::from_i64(b as i64),
+            Scalar::Int(i) => T::from_i64(i),
+            Scalar::Float(f) => T::from_f64(f),
+        }
+    }
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Scalar::Bool(b) => b as u8 as f64,
+            Scalar::Int(i) => i as f64,
+            Scalar::Float(f) => f,
+        }
+    }
+    /// The weak kind of the scalar, for NEP 50 promotion.
+    pub fn kind(self) -> Kind {
+        match self {
+            Scalar::Bool(_) => Kind::WeakBool,
+            Scalar::Int(_) => Kind::WeakInt,
+            Scalar::Float(_) => Kind::WeakFloat,
+        }
+    }
+    /// A language value that is a scalar (bool, int, float, or a size-1 array is not included).
+    pub fn from_value(v: &Value) -> Option<Scalar> {
+        match v {
+            Value::Bool(b) => Some(Scalar::Bool(*b)),
+            Value::Int(i) => Some(Scalar::Int(*i)),
+            Value::Float(f) => Some(Scalar::Float(*f)),
+            _ => None,
+        }
+    }
+}
+
+/// Number of elements of `shape`, or a clear error when the array could never be allocated.
+pub fn checked_numel(shape: &[usize], dtype: DType) -> Result<usize> {
+    let too_big = || {
+        Error::new(
+            crate::error::ErrorKind::OutOfMemory,
+            format!(
+                "array of shape {} and dtype {dtype} is too large to allocate",
+                fmt_shape(shape)
+            ),
+        )
+        .with_help("use a smaller shape")
+    };
+    let mut n: usize = 1;
+    for &d in shape {
+        n = n.checked_mul(d).ok_or_else(too_big)?;
+    }
+    let bytes = n.checked_mul(dtype.size()).ok_or_else(too_big)?;
+    if bytes > isize::MAX as usize {
+        return Err(too_big());
+    }
+    Ok(n)
+}
+
+/// A host buffer of `n` elements made by `f(i)`, allocated without aborting on failure.
+pub(crate) fn alloc_with<T: Element>(
+    shape: &[usize],
+    mut f: impl FnMut(usize) -> T,
+) -> Result<Array> {
+    let n = checked_numel(shape, T::DTYPE)?;
+    let mut v: Vec<T> = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        Error::new(
+            crate::error::ErrorKind::OutOfMemory,
+            format!(
+                "array of shape {} needs {} bytes, more than the host can give",
+                fmt_shape(shape),
+                n.saturating_mul(T::DTYPE.size())
+            ),
+        )
+        .with_help("use a smaller shape, or free variables you no longer need")
+    })?;
+    v.extend((0..n).map(&mut f));
+    Ok(Array::from_vec(v, shape.to_vec()))
+}
+
+/// The one place array code refuses GPU data until the CUDA backend provides
+/// the kernel: reading or writing elements on the host needs a host array.
+pub(crate) fn host_only(a: &Array, op: &str) -> Result<()> {
+    if a.device().is_gpu() {
+        // GPU: replace with a device kernel when the CUDA backend lands.
+        return Err(crate::cuda::no_gpu().with_op(op));
+    }
+    Ok(())
+}
+
+/// Put a freshly made host array on `device` (the cuda seam does the move).
+pub(crate) fn place(a: Array, device: Device) -> Result<Array> {
+    crate::cuda::to_device(&a, device)
+}
+
+impl Array {
+    pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
+        let a = crate::with_dtype!(dtype, T => { let x: T = value.to_elem(); alloc_with::<T>(shape, |_| x)? });
+        place(a, device)
+    }
+    pub fn zeros(shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+        Array::full(shape, Scalar::Int(0), dtype, device)
+    }
+    pub fn ones(shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+        Array::full(shape, Scalar::Int(1), dtype, device)
+    }
+    /// `n x m` with ones on diagonal `k` (positive: above the main diagonal).
+    pub fn eye(n: usize, m: usize, k: i64, dtype: DType, device: Device) -> Result<Array> {
+        let a = crate::with_dtype!(dtype, T => alloc_with::<T>(&[n, m], |i| {
+            let (r, c) = (i / m.max(1), i % m.max(1));
+            T::from_i64((c as i64 - r as i64 == k) as i64)
+        })?);
+        place(a, device)
+    }
+    /// Values from `start` up to (not including) `stop` by `step`, as NumPy's arange.
+    pub fn arange(start: f64, stop: f64, step: f64, dtype: DType, device: Device) -> Result<Array> {
+        if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
+            return Err(Error::value(
+                "arange: step must be a finite non-zero number and the bounds finite",
+            )
+            .with_help("e.g. arange(0, 10, 2)"));
+        }
+        let n = ((stop - start) / step).ceil().max(0.0);
+        if n >= usize::MAX as f64 {
+            return Err(Error::value("arange: too many elements").with_help("use a larger step"));
+        }
+        let n = n as usize;
+        let a = if dtype.is_float() {
+            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| T::from_f64(start + i as f64 * step))?)
+        } else {
+            let (s, st) = (start as i64, step as i64);
+            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| T::from_i64(s.wrapping_add((i as i64).wrapping_mul(st))))?)
+        };
+        place(a, device)
+    }
+    /// `num` evenly spaced values over [start, stop] (stop excluded when `endpoint` is false).
+    pub fn linspace(
+        start: f64,
+        stop: f64,
+        num: usize,
+        endpoint: bool,
+        dtype: DType,
+        device: Device,
+    ) -> Result<Array> {
+        let div = if endpoint { num.saturating_sub(1) } else { num };
+        let step = if div > 0 {
+            (stop - start) / div as f64
+        } else {
+            0.0
+        };
+        let a = crate::with_dtype!(dtype, T => alloc_with::<T>(&[num], |i| {
+            if endpoint && num > 1 && i == num - 1 { T::from_f64(stop) } else { T::from_f64(start + i as f64 * step) }
+        })?);
+        place(a, device)
+    }
+
+    /// The single element of a 0-d or size-1 array as a language scalar (a sync point).
+    pub fn item(&self) -> Result<Value> {
+        if self.size() != 1 {
+            return Err(Error::value(format!(
+                "item: can only convert an array of size 1 to a scalar, this one has shape {} (size {})",
+                fmt_shape(self.shape()),
+                self.size()
+            ))
+            .with_help("index one element first, e.g. x[0].item(), or use tolist()"));
+        }
+        let h = self.to_host()?;
+        scalar_value(&h, 0)
+    }
+
+    /// The elements as nested lists of scalars (a 0-d array gives a scalar).
+    pub fn tolist(&self) -> Result<Value> {
+        let h = self.to_host()?.contiguous()?;
+        fn rec(h: &Array, dims: &[usize], base: usize) -> Result<Value> {
+            match dims.split_first() {
+                None => scalar_value(h, base),
+                Some((&n, rest)) => {
+                    let stride: usize = rest.iter().product();
+                    let items = (0..n)
+                        .map(|i| rec(h, rest, base + i * stride))
+                        .collect::<Result<Vec<_>>>()?;
+                    Ok(Value::list(items))
+                }
+            }
+        }
+        rec(&h, h.shape(), 0)
+    }
+}
+
+/// Element `flat` (C order) of a host array as a scalar value.
+fn scalar_value(h: &Array, flat: usize) -> Result<Value> {
+    let off = super::layout::offset_of_flat(h.shape(), h.strides(), h.offset(), flat);
+    let d = h.host_read()?;
+    Ok(match h.dtype() {
+        DType::Bool => Value::Bool(d.get_i64(off) != 0),
+        DType::Int32 | DType::Int64 => Value::Int(d.get_i64(off)),
+        _ => Value::Float(d.get_f64(off)),
+    })
+}
+
+/// Turn a language value (a scalar, an array, nested lists/tuples of those) into
+/// an array. Scalars are weak (NEP 50): ints give int64, floats give `float_x`,
+/// unless `dtype` says otherwise. Arrays inside lists are stacked.
+pub fn value_to_array(v: &Value, dtype: Option<DType>, float_x: DType) -> Result<Array> {
+    let mut shape: Option<Vec<usize>> = None;
+    let mut elems: Vec<Scalar> = Vec::new();
+    let mut kinds: Vec<Kind> = Vec::new();
+    collect(
+        v,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut shape,
+        &mut elems,
+        &mut kinds,
+    )?;
+    let shape = shape.unwrap_or_default();
+    let target = match dtype {
+        Some(d) => d,
+        None if elems.is_empty() && kinds.is_empty() => float_x,
+        None => promote_kinds(&kinds, float_x).dtype(float_x),
+    };
+    crate::with_dtype!(target, T => alloc_with::<T>(&shape, |i| elems.get(i).map_or(T::default(), |s| s.to_elem::<T>())))
+}
+
+/// Walk nested lists; `pos` is the index path so far (for ragged errors), `dims` the shape seen on this path.
+fn collect(
+    v: &Value,
+    pos: &mut Vec<usize>,
+    dims: &mut Vec<usize>,
+    shape: &mut Option<Vec<usize>>,
+    out: &mut Vec<Scalar>,
+    kinds: &mut Vec<Kind>,
+) -> Result<()> {
+    match v {
+        Value::List(items) | Value::Tuple(items) => {
+            dims.push(items.len());
+            if items.is_empty() {
+                check_leaf(dims, &[], pos, shape)?;
+            }
+            for (i, it) in items.iter().enumerate() {
+                pos.push(i);
+                collect(it, pos, dims, shape, out, kinds)?;
+                pos.pop();
+            }
+            dims.pop();
+            Ok(())
+        }
+        Value::Array(a) => {
+            check_leaf(dims, a.shape(), pos, shape)?;
+            kinds.push(Kind::Strong(a.dtype()));
+            let h = a.to_host()?;
+            match a.dtype() {
+                DType::Bool => out.extend(h.to_vec::<bool>()?.into_iter().map(Scalar::Bool)),
+                DType::Int32 | DType::Int64 => {
+                    out.extend(h.to_vec::<i64>()?.into_iter().map(Scalar::Int))
+                }
+                _ => out.extend(h.to_vec::<f64>()?.into_iter().map(Scalar::Float)),
+            }
+            Ok(())
+        }
+        other => match Scalar::from_value(other) {
+            Some(s) => {
+                check_leaf(dims, &[], pos, shape)?;
+                kinds.push(s.kind());
+                out.push(s);
+                Ok(())
+            }
+            None => Err(Error::type_(format!(
+                "array: cannot make an array element from a {}{}",
+                other.type_name(),
+                if pos.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (at [{}])",
+                        pos.iter()
+                            .map(|p| p.to_string())
+                            .collect::<Vec<_>>()
+                            .join("][")
+                    )
+                }
+            ))
+            .with_help("array elements must be numbers, bools, arrays or lists of them")),
+        },
+    }
+}
+
+fn check_leaf(
+    dims: &[usize],
+    leaf_dims: &[usize],
+    pos: &[usize],
+    shape: &mut Option<Vec<usize>>,
+) -> Result<()> {
+    let full: Vec<usize> = dims.iter().chain(leaf_dims).copied().collect();
+    match shape {
+        None => *shape = Some(full),
+        Some(s) if *s == full => {}
+        Some(s) => {
+            let d = (0..full.len().max(s.len()))
+                .find(|&i| full.get(i) != s.get(i))
+                .unwrap_or(0);
+            let at = |k: usize| {
+                pos[..k.min(pos.len())]
+                    .iter()
+                    .map(|p| format!("[{p}]"))
+                    .collect::<String>()
+            };
+            let msg = match (full.get(d), s.get(d)) {
+                (Some(a), Some(b)) => format!(
+                    "the list at x{} has length {a}, but earlier lists at that depth have length {b}",
+                    at(d)
+                ),
+                _ => format!(
+                    "the element at x{} is nested to depth {} but earlier elements to depth {}",
+                    at(pos.len()),
+                    full.len(),
+                    s.len()
+                ),
+            };
+            return Err(Error::value(format!("array: ragged nested list: {msg}"))
+                .with_help("every row must have the same length"));
+        }
+    }
+    Ok(())
+}
+
+/// A host array made from raw data after checking the length (used by loaders).
+pub(crate) fn from_host_checked(data: HostData, shape: Vec<usize>) -> Result<Array> {
+    let n = checked_numel(&shape, data.dtype())?;
+    if n != data.len() {
+        return Err(Error::internal(format!(
+            "{} elements for shape {}",
+            data.len(),
+            fmt_shape(&shape)
+        )));
+    }
+    Ok(Array::from_host(data, shape))
 }

@@ -7,6 +7,7 @@ pub mod host;
 pub mod index;
 pub mod layout;
 pub mod print;
+pub mod shape_ops;
 
 use crate::device::Device;
 use crate::dtype::DType;

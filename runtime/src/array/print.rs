@@ -1,12 +1,450 @@
-//! STUB (replaced by the arr branch at merge).
-use crate::array::Array;
+//! Showing arrays: NumPy 2's `str()` layout (shortest-unique floats capped at 8
+//! digits, common widths, scientific when NumPy would, `...` summaries above
+//! 1000 elements, 75-column wrapping), the `<3x2 float32 @cpu(0)>` trailer,
+//! and an HTML table for Jupyter. Bools print as gcalc's `true`/`false`.
+
+use super::Array;
+use super::layout::fmt_shape_x;
+use crate::dtype::DType;
 use crate::error::Result;
+use half::f16;
+
+const PRECISION: usize = 8;
+const THRESHOLD: usize = 1000;
+const EDGE: usize = 3;
+const LINE_WIDTH: usize = 75;
+
+/// Shortest digits that read back as the same value in `dtype`:
+/// (negative, digits without leading zeros, decimal exponent of the first digit).
+fn shortest(x: f64, dtype: DType) -> (bool, String, i32) {
+    let s = match dtype {
+        DType::Float32 => format!("{:e}", (x as f32).abs()),
+        DType::Float16 => {
+            let v = f16::from_f64(x.abs());
+            (0..8)
+                .map(|p| format!("{:.*e}", p, v.to_f64()))
+                .find(|s| s.parse::<f64>().map(f16::from_f64) == Ok(v))
+                .unwrap_or_else(|| format!("{:e}", v.to_f64()))
+        }
+        _ => format!("{:e}", x.abs()),
+    };
+    let neg = x.is_sign_negative();
+    parse_sci(&s, neg)
+}
+
+/// Split Rust's `1.2345e-5` into digits and exponent, trailing zeros dropped.
+fn parse_sci(s: &str, neg: bool) -> (bool, String, i32) {
+    let (m, e) = s.split_once('e').unwrap_or((s, "0"));
+    let mut digits: String = m.chars().filter(|c| c.is_ascii_digit()).collect();
+    while digits.len() > 1 && digits.ends_with('0') {
+        digits.pop();
+    }
+    (neg, digits, e.parse().unwrap_or(0))
+}
+
+/// Positional text split into (int part with sign, fraction digits), at most `PRECISION` fraction digits.
+fn positional(x: f64, dtype: DType) -> (String, String) {
+    let (neg, digits, e) = shortest(x, dtype);
+    let sign = if neg { "-" } else { "" };
+    let nfrac = digits.len() as i32 - 1 - e;
+    if nfrac > PRECISION as i32 {
+        let s = format!("{:.*}", PRECISION, x.abs());
+        let (i, f) = s.split_once('.').unwrap_or((&s, ""));
+        return (format!("{sign}{i}"), f.trim_end_matches('0').to_string());
+    }
+    if e >= 0 {
+        let e = e as usize;
+        let mut int: String = digits.chars().take(e + 1).collect();
+        while int.len() < e + 1 {
+            int.push('0');
+        }
+        (format!("{sign}{int}"), digits.chars().skip(e + 1).collect())
+    } else {
+        let zeros = "0".repeat((-e - 1) as usize);
+        (format!("{sign}0"), format!("{zeros}{digits}"))
+    }
+}
+
+/// Scientific text split into (first digit with sign, fraction digits, exponent).
+fn scientific(x: f64, dtype: DType) -> (String, String, i32) {
+    let (neg, mut digits, mut e) = shortest(x, dtype);
+    if digits.len() > PRECISION + 1 {
+        (_, digits, e) = parse_sci(&format!("{:.*e}", PRECISION, x.abs()), neg);
+    }
+    let sign = if neg { "-" } else { "" };
+    (
+        format!("{sign}{}", &digits[..1]),
+        digits[1..].to_string(),
+        e,
+    )
+}
+
+fn exp_text(e: i32, width: usize) -> String {
+    format!(
+        "e{}{:0width$}",
+        if e < 0 { '-' } else { '+' },
+        e.unsigned_abs(),
+        width = width
+    )
+}
+
+/// NumPy's FloatingFormat: decides widths from the shown values, then formats each.
+fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
+    let finite: Vec<f64> = vals.iter().copied().filter(|v| v.is_finite()).collect();
+    let nonzero: Vec<f64> = finite
+        .iter()
+        .map(|v| v.abs())
+        .filter(|&v| v != 0.0)
+        .collect();
+    let (mx, mn) = nonzero
+        .iter()
+        .fold((0.0f64, f64::INFINITY), |(a, b), &v| (a.max(v), b.min(v)));
+    let exp_mode = !nonzero.is_empty() && (mx >= 1e8 || mn < 1e-4 || mx / mn > 1e3);
+    let (mut pad_left, pad_right, prec, exp_size);
+    if finite.is_empty() {
+        (pad_left, pad_right, prec, exp_size) = (0, 0, 0, 0);
+    } else if exp_mode {
+        let parts: Vec<_> = finite.iter().map(|&v| scientific(v, dtype)).collect();
+        exp_size = parts
+            .iter()
+            .map(|p| p.2.unsigned_abs().to_string().len().max(2))
+            .max()
+            .unwrap_or(2);
+        prec = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+        pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+        pad_right = exp_size + 2 + prec;
+    } else {
+        let parts: Vec<_> = finite.iter().map(|&v| positional(v, dtype)).collect();
+        pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
+        pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
+        (prec, exp_size) = (0, 0);
+    }
+    if finite.len() != vals.len() {
+        let neginf = vals.iter().any(|v| v.is_infinite() && *v < 0.0) as usize;
+        let offset = pad_right + 1;
+        pad_left = pad_left
+            .max(3usize.saturating_sub(offset))
+            .max((3 + neginf).saturating_sub(offset));
+    }
+    vals.iter()
+        .map(|&v| {
+            if !v.is_finite() {
+                let s = if v.is_nan() {
+                    "nan"
+                } else if v < 0.0 {
+                    "-inf"
+                } else {
+                    "inf"
+                };
+                format!("{s:>w$}", w = pad_left + pad_right + 1)
+            } else if exp_mode {
+                // NumPy prints `prec` real digits here (min_digits), not zero padding.
+                let t = format!("{:.*e}", prec, v.abs());
+                let (m, e) = t.split_once('e').unwrap_or((&t, "0"));
+                let (i, f) = m.split_once('.').unwrap_or((m, ""));
+                let i = if v.is_sign_negative() {
+                    format!("-{i}")
+                } else {
+                    i.to_string()
+                };
+                format!(
+                    "{i:>pad_left$}.{f}{}",
+                    exp_text(e.parse().unwrap_or(0), exp_size)
+                )
+            } else {
+                let (i, f) = positional(v, dtype);
+                format!("{i:>pad_left$}.{f:<pad_right$}")
+            }
+        })
+        .collect()
+}
+
+/// A float scalar as NumPy's `str(np.float32(x))`: `1.0`, `0.1`, `1e-05`, `1.5e+16`.
+pub fn format_float_scalar(x: f64, dtype: DType) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x < 0.0 { "-inf".into() } else { "inf".into() };
+    }
+    let a = x.abs();
+    let (neg, digits, e) = shortest(x, dtype);
+    let sign = if neg { "-" } else { "" };
+    if a == 0.0 || (1e-4..1e16).contains(&a) {
+        let (i, f) = if e >= 0 {
+            let e = e as usize;
+            let mut int: String = digits.chars().take(e + 1).collect();
+            while int.len() < e + 1 {
+                int.push('0');
+            }
+            (int, digits.chars().skip(e + 1).collect::<String>())
+        } else {
+            (
+                "0".to_string(),
+                format!("{}{digits}", "0".repeat((-e - 1) as usize)),
+            )
+        };
+        let f = if f.is_empty() { "0".to_string() } else { f };
+        format!("{sign}{i}.{f}")
+    } else {
+        let frac = if digits.len() > 1 {
+            format!(".{}", &digits[1..])
+        } else {
+            String::new()
+        };
+        format!("{sign}{}{frac}{}", &digits[..1], exp_text(e, 2))
+    }
+}
+
+/// The element strings of `vals` (already summarised) for `dtype`.
+fn format_elements(a: &Array, flat: &[usize]) -> Result<Vec<String>> {
+    let d = a.host_read()?;
+    Ok(match a.dtype() {
+        DType::Bool => {
+            let v: Vec<bool> = flat.iter().map(|&o| d.get_i64(o) != 0).collect();
+            v.iter()
+                .map(|&b| {
+                    if b {
+                        " true".to_string()
+                    } else {
+                        "false".to_string()
+                    }
+                })
+                .collect()
+        }
+        DType::Int32 | DType::Int64 => {
+            let s: Vec<String> = flat.iter().map(|&o| d.get_i64(o).to_string()).collect();
+            let w = s.iter().map(|x| x.len()).max().unwrap_or(0);
+            s.into_iter().map(|x| format!("{x:>w$}")).collect()
+        }
+        dt => format_floats(&flat.iter().map(|&o| d.get_f64(o)).collect::<Vec<_>>(), dt),
+    })
+}
+
+/// NumPy's `str()` of an array (`print(x)` shows this). A 0-d array shows its scalar.
 pub fn format_array(a: &Array) -> Result<String> {
-    Ok(format!("{:?}", a.to_f64_vec()?))
+    let h = a.to_host()?;
+    if h.ndim() == 0 {
+        let off = h.offset();
+        let d = h.host_read()?;
+        return Ok(match h.dtype() {
+            DType::Bool => (if d.get_i64(off) != 0 { "true" } else { "false" }).to_string(),
+            DType::Int32 | DType::Int64 => d.get_i64(off).to_string(),
+            dt => format_float_scalar(d.get_f64(off), dt),
+        });
+    }
+    if h.size() == 0 {
+        return Ok("[]".into());
+    }
+    let summarize = h.size() > THRESHOLD;
+    // The indices shown along each axis.
+    let shown: Vec<Vec<usize>> = h
+        .shape()
+        .iter()
+        .map(|&n| {
+            if summarize && n > 2 * EDGE {
+                (0..EDGE).chain(n - EDGE..n).collect()
+            } else {
+                (0..n).collect()
+            }
+        })
+        .collect();
+    let sshape: Vec<usize> = shown.iter().map(|s| s.len()).collect();
+    let count: usize = sshape.iter().product();
+    let mut flat = Vec::with_capacity(count);
+    let mut pos = vec![0usize; sshape.len()];
+    for _ in 0..count {
+        let off: isize = h.offset() as isize
+            + pos
+                .iter()
+                .enumerate()
+                .map(|(d, &p)| shown[d][p] as isize * h.strides()[d])
+                .sum::<isize>();
+        flat.push(off.max(0) as usize);
+        for d in (0..pos.len()).rev() {
+            pos[d] += 1;
+            if pos[d] < sshape[d] {
+                break;
+            }
+            pos[d] = 0;
+        }
+    }
+    let strs = format_elements(&h, &flat)?;
+    let f = Fmt {
+        strs: &strs,
+        shape: h.shape(),
+        sshape: &sshape,
+        summarize,
+    };
+    Ok(f.rec(&mut Vec::new(), " ", LINE_WIDTH))
 }
+
+struct Fmt<'a> {
+    strs: &'a [String],
+    shape: &'a [usize],
+    sshape: &'a [usize],
+    summarize: bool,
+}
+
+fn extend_line(s: &mut String, line: &mut String, word: &str, width: usize, prefix: &str) {
+    if line.len() + word.len() > width && line.len() > prefix.len() {
+        s.push_str(line.trim_end());
+        s.push('\n');
+        *line = prefix.to_string();
+    }
+    line.push_str(word);
+}
+
+impl Fmt<'_> {
+    fn rec(&self, index: &mut Vec<usize>, hanging: &str, width: usize) -> String {
+        let axis = index.len();
+        let left = self.shape.len() - axis;
+        if left == 0 {
+            let flat = index
+                .iter()
+                .zip(self.sshape)
+                .fold(0, |acc, (&i, &n)| acc * n + i);
+            return self.strs[flat].clone();
+        }
+        let next_hanging = format!("{hanging} ");
+        let next_width = width.saturating_sub(1);
+        let n = self.sshape[axis];
+        let summary = self.summarize && self.shape[axis] > 2 * EDGE;
+        let (leading, trailing) = if summary { (EDGE, EDGE) } else { (0, n) };
+        let mut child = |i: usize, this: &Self| {
+            index.push(i);
+            let r = this.rec(index, &next_hanging, next_width);
+            index.pop();
+            r
+        };
+        let mut s = String::new();
+        if left == 1 {
+            let elem_width = width.saturating_sub(1);
+            let mut line = hanging.to_string();
+            for i in 0..leading {
+                let w = child(i, self);
+                extend_line(&mut s, &mut line, &w, elem_width, hanging);
+                line.push(' ');
+            }
+            if summary {
+                extend_line(&mut s, &mut line, "...", elem_width, hanging);
+                line.push(' ');
+            }
+            for i in (2..=trailing).rev() {
+                let w = child(n - i, self);
+                extend_line(&mut s, &mut line, &w, elem_width, hanging);
+                line.push(' ');
+            }
+            let w = child(n - 1, self);
+            extend_line(&mut s, &mut line, &w, elem_width, hanging);
+            s.push_str(&line);
+        } else {
+            let sep = "\n".repeat(left - 1);
+            for i in 0..leading {
+                s.push_str(hanging);
+                s.push_str(&child(i, self));
+                s.push_str(&sep);
+            }
+            if summary {
+                s.push_str(hanging);
+                s.push_str("...");
+                s.push_str(&sep);
+            }
+            for i in (2..=trailing).rev() {
+                s.push_str(hanging);
+                s.push_str(&child(n - i, self));
+                s.push_str(&sep);
+            }
+            s.push_str(hanging);
+            s.push_str(&child(n - 1, self));
+        }
+        format!("[{}]", &s[hanging.len().min(s.len())..])
+    }
+}
+
+/// `<3x2 float32 @cpu(0)>`; a 0-d array gives `<scalar float32 @cpu(0)>`.
+pub fn trailer(a: &Array) -> String {
+    format!("<{} {} @{}>", fmt_shape_x(a.shape()), a.dtype(), a.device())
+}
+
+/// What the REPL shows: body, newline, trailer; a 0-d array on one line
+/// (`1.5 <scalar float32 @cpu(0)>`). An array that cannot be read (a failed
+/// GPU) shows the error in place of its body.
 pub fn repr(a: &Array) -> String {
-    format_array(a).unwrap_or_default()
+    let body = format_array(a).unwrap_or_else(|e| format!("<{}>", e.full_message()));
+    if a.ndim() == 0 {
+        format!("{body} {}", trailer(a))
+    } else {
+        format!("{body}\n{}", trailer(a))
+    }
 }
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// An HTML table for Jupyter (1-d and 2-d; higher dimensions as preformatted
+/// text), summarised like the text form, with shape, dtype and device as caption.
 pub fn format_html(a: &Array) -> Result<String> {
-    format_array(a)
+    let caption = esc(&trailer(a));
+    if a.ndim() == 0 || a.ndim() > 2 || a.size() == 0 {
+        return Ok(format!(
+            "<div class=\"gcalc-array\"><pre>{}</pre><small>{caption}</small></div>",
+            esc(&format_array(a)?)
+        ));
+    }
+    let h = a.to_host()?;
+    let (rows, cols) = if h.ndim() == 1 {
+        (1, h.shape()[0])
+    } else {
+        (h.shape()[0], h.shape()[1])
+    };
+    let (rs, cs) = if h.ndim() == 1 {
+        (0, h.strides()[0])
+    } else {
+        (h.strides()[0], h.strides()[1])
+    };
+    let summarize = h.size() > THRESHOLD;
+    let pick = |n: usize| -> Vec<Option<usize>> {
+        if summarize && n > 2 * EDGE {
+            (0..EDGE)
+                .map(Some)
+                .chain([None])
+                .chain((n - EDGE..n).map(Some))
+                .collect()
+        } else {
+            (0..n).map(Some).collect()
+        }
+    };
+    let (pr, pc) = (pick(rows), pick(cols));
+    let mut offs = Vec::new();
+    for r in pr.iter().flatten() {
+        for c in pc.iter().flatten() {
+            offs.push((h.offset() as isize + *r as isize * rs + *c as isize * cs).max(0) as usize);
+        }
+    }
+    let strs = format_elements(&h, &offs)?;
+    let ncols = pc.iter().flatten().count();
+    let mut out = format!(
+        "<table class=\"gcalc-array\" style=\"font-family:monospace\"><caption>{caption}</caption>"
+    );
+    let mut k = 0;
+    for r in &pr {
+        out.push_str("<tr>");
+        for c in &pc {
+            match (r, c) {
+                (Some(_), Some(_)) => {
+                    out.push_str(&format!("<td>{}</td>", esc(strs[k].trim())));
+                    k += 1;
+                }
+                _ => out.push_str("<td>&#8943;</td>"),
+            }
+        }
+        out.push_str("</tr>");
+        let _ = ncols;
+    }
+    out.push_str("</table>");
+    Ok(out)
 }

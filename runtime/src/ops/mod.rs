@@ -7,7 +7,11 @@
 use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::value::Value;
+pub mod creation;
 pub mod fuse;
+pub mod io;
+pub mod random_ops;
+pub mod shape;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -38,6 +42,10 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,
+        creation::OPS,
+        shape::OPS,
+        random_ops::OPS,
+        io::OPS,
     ]
 }
 

@@ -1,0 +1,42 @@
+//! gcalc syntax: a nom parser from source text to a spanned AST plus
+//! diagnostics, the completeness check a prompt needs, and error rendering.
+//!
+//! Invariant: this crate depends on no other gcalc crate, and nothing here
+//! panics on any input.
+
+pub mod ast;
+mod complete;
+pub mod diagnostic;
+mod parser;
+pub mod sexpr;
+pub mod span;
+
+pub use ast::*;
+pub use complete::{Completeness, is_complete};
+pub use diagnostic::{Diagnostic, RenderOptions, render};
+pub use span::Span;
+
+/// A parsed program and every diagnostic found on the way. The program
+/// holds each statement that parsed; those with errors are left out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParseResult {
+    pub program: Program,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParseResult {
+    /// True when there are no diagnostics.
+    pub fn is_ok(&self) -> bool {
+        self.diagnostics.is_empty()
+    }
+}
+
+/// Parse a program, a REPL input or a notebook cell. Never panics; recovers
+/// after each statement with an error and reports them all.
+pub fn parse(src: &str) -> ParseResult {
+    let (program, diagnostics) = parser::parse_program(src);
+    ParseResult {
+        program,
+        diagnostics,
+    }
+}

@@ -1,0 +1,675 @@
+//! Expressions by precedence climbing, lowest to highest: `or`, `and`,
+//! `not`, comparisons (non-associative), `+ -`, `* / // % @`, unary `- +`,
+//! `**` (right-associative), postfix call/index/attribute, atoms.
+//!
+//! `nl` says whether newlines are insignificant here (inside `()` and `[]`).
+//! Functions take the rest of the input (leading blanks allowed) and return
+//! the rest right after the last token they used.
+
+use super::lexical::{self, StrLex, keyword, op_token, ws};
+use super::{PErr, PResult, Parser};
+use crate::ast::*;
+use crate::span::Span;
+
+fn bin_op(tok: &str) -> Option<(BinOp, u8)> {
+    Some(match tok {
+        "+" => (BinOp::Add, 1),
+        "-" => (BinOp::Sub, 1),
+        "*" => (BinOp::Mul, 2),
+        "/" => (BinOp::Div, 2),
+        "//" => (BinOp::FloorDiv, 2),
+        "%" => (BinOp::Mod, 2),
+        "@" => (BinOp::MatMul, 2),
+        _ => return None,
+    })
+}
+
+fn boxed(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
+}
+
+fn closer_of(open: char) -> char {
+    match open {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    }
+}
+
+type ItemFn<'a, T> = fn(&mut Parser<'a>, &'a str) -> PResult<'a, T>;
+
+impl<'a> Parser<'a> {
+    /// A full expression.
+    pub(crate) fn expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.enter(i)?;
+        let r = self.or_expr(i, nl);
+        self.leave();
+        r
+    }
+
+    /// Parse an operand after operator `op`; a missing one is reported as
+    /// "expected an expression after `op`".
+    fn operand(
+        &mut self,
+        after: &'a str,
+        nl: bool,
+        op: &str,
+        f: fn(&mut Self, &'a str, bool) -> PResult<'a, Expr>,
+    ) -> PResult<'a, Expr> {
+        let at = ws(after, nl);
+        match f(self, after, nl) {
+            Err(mut e) if e.expected_expr && e.span.start as usize == self.pos(at) => {
+                e.msg = format!(
+                    "expected an expression after `{op}`, found {}",
+                    lexical::describe(at)
+                );
+                Err(e)
+            }
+            r => r,
+        }
+    }
+
+    fn logic(
+        &mut self,
+        i: &'a str,
+        nl: bool,
+        kw: &str,
+        op: LogicOp,
+        next: fn(&mut Self, &'a str, bool) -> PResult<'a, Expr>,
+    ) -> PResult<'a, Expr> {
+        let (mut rest, mut lhs) = next(self, i, nl)?;
+        let mut count = 0;
+        loop {
+            let r = ws(rest, nl);
+            let Some(after) = keyword(r, kw) else {
+                return Ok((rest, lhs));
+            };
+            self.chain(&mut count, r)?;
+            let (r2, rhs) = self.operand(after, nl, kw, next)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = boxed(
+                ExprKind::Logic {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            );
+            rest = r2;
+        }
+    }
+
+    fn or_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.logic(i, nl, "or", LogicOp::Or, Self::and_expr)
+    }
+
+    fn and_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.logic(i, nl, "and", LogicOp::And, Self::not_expr)
+    }
+
+    fn not_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let r = ws(i, nl);
+        let Some(after) = keyword(r, "not") else {
+            return self.cmp_expr(i, nl);
+        };
+        let start = self.pos(r);
+        self.enter(r)?;
+        let res = self.operand(after, nl, "not", Self::not_expr);
+        self.leave();
+        let (rest, e) = res?;
+        let span = self.span_from(start, rest);
+        Ok((rest, boxed(ExprKind::Not(Box::new(e)), span)))
+    }
+
+    /// A comparison operator at `r`, and the rest after it.
+    fn cmp_op(&self, r: &'a str, nl: bool) -> Option<(&'a str, CmpOp)> {
+        if let Some(after) = keyword(r, "is") {
+            let r2 = ws(after, nl);
+            if let Some(after_not) = keyword(r2, "not") {
+                return Some((after_not, CmpOp::IsNot));
+            }
+            return Some((after, CmpOp::Is));
+        }
+        let (after, tok) = op_token(r).ok()?;
+        let op = match tok {
+            "==" => CmpOp::Eq,
+            "!=" => CmpOp::Ne,
+            "<" => CmpOp::Lt,
+            "<=" => CmpOp::Le,
+            ">" => CmpOp::Gt,
+            ">=" => CmpOp::Ge,
+            _ => return None,
+        };
+        Some((after, op))
+    }
+
+    fn cmp_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let (mut rest, mut lhs) = self.arith(i, nl)?;
+        let mut count = 0;
+        loop {
+            let r = ws(rest, nl);
+            let Some((after, op)) = self.cmp_op(r, nl) else {
+                return Ok((rest, lhs));
+            };
+            self.chain(&mut count, r)?;
+            let (r2, rhs) = self.operand(after, nl, op.symbol(), Self::arith)?;
+            if count == 2 {
+                let span = lhs.span.to(rhs.span);
+                let mut d = crate::Diagnostic::syntax(
+                    "comparison chains are not supported; use (a < b) and (b < c)",
+                    span,
+                );
+                d.help = Some(
+                    "comparisons are elementwise on arrays, so `a < b < c` is ambiguous".into(),
+                );
+                self.diags.push(d);
+            }
+            let span = lhs.span.to(rhs.span);
+            lhs = boxed(
+                ExprKind::Compare {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            );
+            rest = r2;
+        }
+    }
+
+    fn arith(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.climb(i, nl, 1)
+    }
+
+    fn term(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.climb(i, nl, 2)
+    }
+
+    /// Precedence climbing over the binary arithmetic operators.
+    fn climb(&mut self, i: &'a str, nl: bool, min_prec: u8) -> PResult<'a, Expr> {
+        let (mut rest, mut lhs) = self.unary(i, nl)?;
+        let mut count = 0;
+        loop {
+            let r = ws(rest, nl);
+            let Ok((after, tok)) = op_token(r) else {
+                return Ok((rest, lhs));
+            };
+            let Some((op, prec)) = bin_op(tok) else {
+                return Ok((rest, lhs));
+            };
+            if prec < min_prec {
+                return Ok((rest, lhs));
+            }
+            self.chain(&mut count, r)?;
+            let next: fn(&mut Self, &'a str, bool) -> PResult<'a, Expr> =
+                if prec == 1 { Self::term } else { Self::unary };
+            let (r2, rhs) = self.operand(after, nl, tok, next)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = boxed(
+                ExprKind::Binary {
+                    op,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            );
+            rest = r2;
+        }
+    }
+
+    fn unary(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let r = ws(i, nl);
+        let op = match op_token(r) {
+            Ok((after, "-")) => Some((after, UnaryOp::Neg, "-")),
+            Ok((after, "+")) => Some((after, UnaryOp::Pos, "+")),
+            _ => None,
+        };
+        let Some((after, op, sym)) = op else {
+            return self.power(i, nl);
+        };
+        let start = self.pos(r);
+        self.enter(r)?;
+        let res = self.operand(after, nl, sym, Self::unary);
+        self.leave();
+        let (rest, e) = res?;
+        let span = self.span_from(start, rest);
+        Ok((
+            rest,
+            boxed(
+                ExprKind::Unary {
+                    op,
+                    operand: Box::new(e),
+                },
+                span,
+            ),
+        ))
+    }
+
+    fn power(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let (rest, base) = self.postfix(i, nl)?;
+        let r = ws(rest, nl);
+        let Ok((after, "**")) = op_token(r) else {
+            return Ok((rest, base));
+        };
+        self.enter(r)?;
+        let res = self.operand(after, nl, "**", Self::unary);
+        self.leave();
+        let (rest, exp) = res?;
+        let span = base.span.to(exp.span);
+        Ok((
+            rest,
+            boxed(
+                ExprKind::Binary {
+                    op: BinOp::Pow,
+                    lhs: Box::new(base),
+                    rhs: Box::new(exp),
+                },
+                span,
+            ),
+        ))
+    }
+
+    fn postfix(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let (mut rest, mut e, can_postfix) = self.atom(i, nl)?;
+        if !can_postfix {
+            return Ok((rest, e));
+        }
+        let mut count = 0;
+        loop {
+            let r = ws(rest, nl);
+            if r.starts_with(['(', '[', '.']) {
+                self.chain(&mut count, r)?;
+            }
+            if r.starts_with('(') {
+                let (r2, (args, _)) = self.seq(r, '(', Self::arg, "an argument")?;
+                let span = Span::new(e.span.start as usize, self.pos(r2));
+                e = boxed(
+                    ExprKind::Call {
+                        func: Box::new(e),
+                        args,
+                    },
+                    span,
+                );
+                rest = r2;
+            } else if r.starts_with('[') {
+                let (r2, (index, _)) = self.seq(r, '[', Self::index_item, "an index")?;
+                if index.is_empty() {
+                    return Err(self
+                        .err_at(r, "empty index `[]`")
+                        .help("write an index like `x[0]` or `x[:]`"));
+                }
+                let span = Span::new(e.span.start as usize, self.pos(r2));
+                e = boxed(
+                    ExprKind::Index {
+                        base: Box::new(e),
+                        index,
+                    },
+                    span,
+                );
+                rest = r2;
+            } else if let Some(after_dot) = r.strip_prefix('.') {
+                let r2 = ws(after_dot, nl);
+                let (r3, attr) = self.ident(r2, "an attribute name after `.`")?;
+                let span = e.span.to(attr.span);
+                e = boxed(
+                    ExprKind::Attr {
+                        base: Box::new(e),
+                        attr,
+                    },
+                    span,
+                );
+                rest = r3;
+            } else {
+                return Ok((rest, e));
+            }
+        }
+    }
+
+    /// A name that is not a keyword.
+    pub(crate) fn ident(&mut self, r: &'a str, what: &str) -> PResult<'a, Ident> {
+        match lexical::word(r) {
+            Ok((rest, w)) if !lexical::is_keyword(w) => {
+                let start = self.pos(r);
+                Ok((
+                    rest,
+                    Ident {
+                        name: w.to_string(),
+                        span: self.span_from(start, rest),
+                    },
+                ))
+            }
+            Ok((_, w)) => Err(self
+                .expected(r, what)
+                .help(format!("`{w}` is a reserved word"))),
+            Err(_) => Err(self.expected(r, what)),
+        }
+    }
+
+    fn expected_expr(&self, r: &str) -> Box<PErr> {
+        let mut e = self.expected(r, "an expression");
+        e.expected_expr = true;
+        e
+    }
+
+    /// An atom, and whether postfix operators may follow it.
+    fn atom(&mut self, i: &'a str, nl: bool) -> Result<(&'a str, Expr, bool), Box<PErr>> {
+        let r = ws(i, nl);
+        let start = self.pos(r);
+        let Some(c) = r.chars().next() else {
+            return Err(self.expected_expr(r));
+        };
+        if lexical::starts_number(r) {
+            let (rest, e) = self.number(r)?;
+            return Ok((rest, e, true));
+        }
+        if c == '"' {
+            return match lexical::string(r) {
+                StrLex::Ok(rest, s) => Ok((
+                    rest,
+                    boxed(ExprKind::Str(s), self.span_from(start, rest)),
+                    true,
+                )),
+                StrLex::Unclosed { triple: true } => {
+                    let mut e = self.err_at(r, "unclosed `\"\"\"` string");
+                    e.span = Span::new(start, start + 3);
+                    e.resume = self.src.len();
+                    Err(e.help("end it with `\"\"\"`"))
+                }
+                StrLex::Unclosed { triple: false } => {
+                    let mut e = self.err_at(r, "unclosed string");
+                    e.span = Span::new(start, start + 1);
+                    e.resume = start + r.find('\n').unwrap_or(r.len());
+                    Err(e.help(
+                        "a `\"` string ends on its own line; use `\"\"\"` for text across lines",
+                    ))
+                }
+            };
+        }
+        if c == '(' {
+            let (rest, (mut items, trailing)) = self.seq(r, '(', Self::expr_nl, "an expression")?;
+            let span = self.span_from(start, rest);
+            if items.len() == 1
+                && !trailing
+                && let Some(mut e) = items.pop()
+            {
+                e.span = span;
+                return Ok((rest, e, true));
+            }
+            return Ok((rest, boxed(ExprKind::Tuple(items), span), true));
+        }
+        if c == '[' {
+            let (rest, (items, _)) = self.seq(r, '[', Self::expr_nl, "an expression")?;
+            return Ok((
+                rest,
+                boxed(ExprKind::List(items), self.span_from(start, rest)),
+                true,
+            ));
+        }
+        let Ok((after, w)) = lexical::word(r) else {
+            let e = self.expected_expr(r);
+            return Err(match c {
+                '{' => e.help(
+                    "a block `{ ... }` follows `if`, `else`, `fn(...)`, `for`, `while` or `time`",
+                ),
+                '\'' => e.help("strings use double quotes: \"...\""),
+                _ => e,
+            });
+        };
+        let lit = |k| Ok((after, boxed(k, Span::new(start, start + w.len())), true));
+        match w {
+            "true" => lit(ExprKind::Bool(true)),
+            "false" => lit(ExprKind::Bool(false)),
+            "none" => lit(ExprKind::None),
+            "fn" => {
+                let (rest, f) = self.lambda(r, after, nl)?;
+                Ok((rest, f, false))
+            }
+            "if" => {
+                let (rest, e) = self.if_expr(r, after, nl)?;
+                Ok((rest, e, false))
+            }
+            "time" if ws(after, false).starts_with('{') => {
+                let (rest, b) = self.block(ws(after, false))?;
+                Ok((
+                    rest,
+                    boxed(ExprKind::Time(b), self.span_from(start, rest)),
+                    true,
+                ))
+            }
+            _ if lexical::is_keyword(w) => {
+                let e = self.expected_expr(r);
+                Err(match w {
+                    "not" => e.help(
+                        "`not` binds looser than comparisons: put it in parentheses, `(not x)`",
+                    ),
+                    "else" => e.help("`else` must follow the `}` of an `if`"),
+                    _ => e.help(format!(
+                        "`{w}` is a reserved word and cannot be used as a name"
+                    )),
+                })
+            }
+            _ => lit(ExprKind::Name(w.to_string())),
+        }
+    }
+
+    fn number(&mut self, r: &'a str) -> PResult<'a, Expr> {
+        let start = self.pos(r);
+        let Ok((rest, (text, is_float))) = lexical::number(r) else {
+            return Err(self.expected_expr(r));
+        };
+        let span = self.span_from(start, rest);
+        let float = || {
+            let mut t = text.replace(".e", ".0e").replace(".E", ".0E");
+            if t.ends_with('.') {
+                t.push('0');
+            }
+            if t.starts_with('.') {
+                t.insert(0, '0');
+            }
+            t.parse::<f64>().unwrap_or(f64::NAN)
+        };
+        if is_float {
+            return Ok((rest, boxed(ExprKind::Float(float()), span)));
+        }
+        match text.parse::<i64>() {
+            Ok(v) => Ok((rest, boxed(ExprKind::Int(v), span))),
+            Err(_) => {
+                let mut d = crate::Diagnostic::syntax(
+                    format!("integer literal `{text}` is too large for int64"),
+                    span,
+                );
+                d.help = Some(format!(
+                    "the largest int64 is {}; write `{text}.0` for a float",
+                    i64::MAX
+                ));
+                self.diags.push(d);
+                Ok((rest, boxed(ExprKind::Float(float()), span)))
+            }
+        }
+    }
+
+    fn expr_nl(&mut self, i: &'a str) -> PResult<'a, Expr> {
+        self.expr(i, true)
+    }
+
+    /// A call argument: `value` or `key=value`.
+    fn arg(&mut self, i: &'a str) -> PResult<'a, Arg> {
+        let start = self.pos(i);
+        if let Ok((after, w)) = lexical::word(i) {
+            let r = ws(after, true);
+            if !lexical::is_keyword(w) && matches!(op_token(r), Ok((_, "="))) {
+                let name = Ident {
+                    name: w.to_string(),
+                    span: self.span_from(start, after),
+                };
+                let (rest, value) =
+                    self.operand(r.get(1..).unwrap_or(""), true, "=", Self::expr)?;
+                return Ok((
+                    rest,
+                    Arg {
+                        name: Some(name),
+                        value,
+                        span: self.span_from(start, rest),
+                    },
+                ));
+            }
+        }
+        let (rest, value) = self.expr(i, true)?;
+        Ok((
+            rest,
+            Arg {
+                name: None,
+                span: value.span,
+                value,
+            },
+        ))
+    }
+
+    /// One item of a subscript: an expression or `start:stop:step`.
+    fn index_item(&mut self, i: &'a str) -> PResult<'a, IndexItem> {
+        let start = self.pos(i);
+        let (rest, first) = if i.starts_with(':') {
+            (i, None)
+        } else {
+            self.expr(i, true).map(|(r, e)| (r, Some(e)))?
+        };
+        let r = ws(rest, true);
+        let Some(after) = r.strip_prefix(':') else {
+            return Ok((
+                rest,
+                first
+                    .map(IndexItem::Expr)
+                    .unwrap_or_else(|| unreachable_item(start)),
+            ));
+        };
+        let ends = |s: &str| s.starts_with([':', ',', ']']);
+        let r2 = ws(after, true);
+        let (mut rest, stop) = if ends(r2) {
+            (after, None)
+        } else {
+            self.expr(r2, true).map(|(r, e)| (r, Some(e)))?
+        };
+        let mut step = None;
+        let r3 = ws(rest, true);
+        if let Some(after) = r3.strip_prefix(':') {
+            rest = after;
+            let r4 = ws(after, true);
+            if !r4.starts_with([',', ']']) {
+                let (r5, e) = self.expr(r4, true)?;
+                step = Some(e);
+                rest = r5;
+            }
+        }
+        Ok((
+            rest,
+            IndexItem::Slice {
+                start: first,
+                stop,
+                step,
+                span: self.span_from(start, rest),
+            },
+        ))
+    }
+
+    /// Comma-separated items between `open` (at the start of `i`) and its
+    /// closer, newlines free. Returns the items and whether a trailing comma
+    /// followed the last one.
+    pub(crate) fn seq<T>(
+        &mut self,
+        i: &'a str,
+        open: char,
+        item: ItemFn<'a, T>,
+        what: &str,
+    ) -> PResult<'a, (Vec<T>, bool)> {
+        let close = closer_of(open);
+        let open_pos = self.pos(i);
+        self.enter(i)?;
+        let res = self.seq_inner(i.get(1..).unwrap_or(""), open, close, open_pos, item, what);
+        self.leave();
+        res
+    }
+
+    fn seq_inner<T>(
+        &mut self,
+        mut rest: &'a str,
+        open: char,
+        close: char,
+        open_pos: usize,
+        item: ItemFn<'a, T>,
+        what: &str,
+    ) -> PResult<'a, (Vec<T>, bool)> {
+        let mut items = Vec::new();
+        let mut trailing = false;
+        loop {
+            let r = ws(rest, true);
+            if let Some(after) = r.strip_prefix(close) {
+                return Ok((after, (items, trailing)));
+            }
+            if r.is_empty() {
+                return Err(self.unclosed(open_pos, open, self.src.len()));
+            }
+            if r.starts_with([')', ']', '}']) {
+                return Err(self.mismatched(r, open, close, open_pos));
+            }
+            if !items.is_empty() && !trailing {
+                return Err(self.bad_separator(rest, r, close, open_pos));
+            }
+            let (r2, it) = item(self, r).map_err(|mut e| {
+                if e.expected_expr && e.span.start as usize == self.pos(r) {
+                    e.msg = format!("expected {what}, found {}", lexical::describe(r));
+                }
+                e
+            })?;
+            items.push(it);
+            trailing = false;
+            let r3 = ws(r2, true);
+            if let Some(after) = r3.strip_prefix(',') {
+                trailing = true;
+                rest = after;
+            } else {
+                rest = r2;
+            }
+        }
+    }
+
+    fn mismatched(&self, r: &str, open: char, close: char, open_pos: usize) -> Box<PErr> {
+        let found = r.chars().next().unwrap_or(close);
+        let mut e = self.unclosed(open_pos, open, self.pos(r));
+        e.help = Some(format!("expected `{close}` before this `{found}`"));
+        e
+    }
+
+    /// Two items with no comma between them.
+    fn bad_separator(&self, before: &str, r: &str, close: char, open_pos: usize) -> Box<PErr> {
+        let gap = &before[..before.len() - r.len()];
+        if let Some(nl) = gap.find('\n') {
+            // Likely a missing closer: point at the opener and resume at the
+            // line break so that the next line parses as a statement.
+            let open = self
+                .src
+                .get(open_pos..)
+                .and_then(|s| s.chars().next())
+                .unwrap_or('(');
+            let (line, _) = crate::span::line_col(self.src, self.pos(r));
+            let mut e = self.unclosed(open_pos, open, self.pos(before) + nl);
+            e.help = Some(format!(
+                "add a `{close}` to close it (line {line} looks like a new statement)"
+            ));
+            return e;
+        }
+        self.expected(r, &format!("`,` or `{close}`"))
+            .help("separate items with `,`")
+    }
+}
+
+/// An index item is an expression or a slice; `index_item` only returns
+/// here when `first` is `Some`, so this value is never used, but it keeps
+/// the code free of panics.
+fn unreachable_item(start: usize) -> IndexItem {
+    IndexItem::Slice {
+        start: None,
+        stop: None,
+        step: None,
+        span: Span::new(start, start),
+    }
+}

@@ -1,0 +1,245 @@
+//! Lexical pieces of gcalc built from nom combinators: whitespace and `#`
+//! comments, numbers, strings (`"..."` and `"""..."""`), names and operator
+//! tokens. Every function here takes the rest of the input and never panics.
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{tag, take_till, take_while, take_while1},
+    character::complete::{char, digit1, one_of, satisfy},
+    combinator::{opt, recognize},
+    sequence::{pair, preceded},
+};
+
+use crate::ast::KEYWORDS;
+
+/// Spaces, tabs, carriage returns and comments; newlines too when `nl`.
+pub(crate) fn ws(input: &str, nl: bool) -> &str {
+    let mut rest = input;
+    loop {
+        let before = rest.len();
+        let spaces: IResult<&str, &str> = if nl {
+            take_while(|c: char| c == ' ' || c == '\t' || c == '\r' || c == '\n').parse(rest)
+        } else {
+            take_while(|c: char| c == ' ' || c == '\t' || c == '\r').parse(rest)
+        };
+        if let Ok((r, _)) = spaces {
+            rest = r;
+        }
+        if let Ok((r, _)) = comment(rest) {
+            rest = r;
+        }
+        if rest.len() == before {
+            return rest;
+        }
+    }
+}
+
+/// A `#` comment up to (not including) the end of the line.
+fn comment(input: &str) -> IResult<&str, &str> {
+    recognize(preceded(char('#'), take_till(|c| c == '\n'))).parse(input)
+}
+
+pub(crate) fn is_name_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_'
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// A name or keyword: `[A-Za-z_][A-Za-z0-9_]*`.
+pub(crate) fn word(input: &str) -> IResult<&str, &str> {
+    recognize(pair(satisfy(is_name_start), take_while(is_name_char))).parse(input)
+}
+
+pub(crate) fn is_keyword(w: &str) -> bool {
+    KEYWORDS.contains(&w)
+}
+
+/// The keyword `kw` as a whole word (so `format` is not `for` + `mat`).
+pub(crate) fn keyword<'a>(input: &'a str, kw: &str) -> Option<&'a str> {
+    match word(input) {
+        Ok((rest, w)) if w == kw => Some(rest),
+        _ => None,
+    }
+}
+
+/// The text of a number literal, and whether it is a float.
+/// Forms: `3`, `3.0`, `1e-3`, `.5`, `1.`, `1.e5`. `1.x` lexes as `1` then `.x`.
+pub(crate) fn number(input: &str) -> IResult<&str, (&str, bool)> {
+    let exponent = |i| recognize((one_of("eE"), opt(one_of("+-")), digit1)).parse(i);
+    let frac_lead = recognize((char('.'), digit1, opt(exponent)));
+    let int_lead = recognize((
+        digit1,
+        opt(alt((
+            recognize((char('.'), digit1, opt(exponent))),
+            // `1.` and `1.e5`, but not `1.shape` or `1..`
+            recognize((char('.'), exponent)),
+            recognize(pair(
+                char('.'),
+                nom::combinator::not(satisfy(|c| is_name_start(c) || c == '.')),
+            )),
+            exponent,
+        ))),
+    ));
+    let (rest, text) = alt((frac_lead, int_lead)).parse(input)?;
+    let is_float = text.contains(['.', 'e', 'E']);
+    Ok((rest, (text, is_float)))
+}
+
+/// Whether `input` starts a number (`3` or `.5`).
+pub(crate) fn starts_number(input: &str) -> bool {
+    let r: IResult<&str, &str> = recognize(pair(opt(char('.')), digit1)).parse(input);
+    r.is_ok()
+}
+
+/// Result of lexing a string literal.
+pub(crate) enum StrLex<'a> {
+    /// The decoded value and the rest of the input.
+    Ok(&'a str, String),
+    /// No closing quote before the end of the line (`"`) or of the input (`"""`).
+    Unclosed { triple: bool },
+}
+
+/// A string literal starting at `input` (which starts with `"`).
+/// Escapes in `"..."`: `\n \t \r \0 \\ \" \'`; an unknown escape is kept as
+/// written. `"""..."""` is raw (no escapes): it holds CUDA sources, whose
+/// `printf("%d\n")` must reach the compiler as written.
+pub(crate) fn string(input: &str) -> StrLex<'_> {
+    let triple = input.starts_with("\"\"\"");
+    let body_start = if triple { 3 } else { 1 };
+    let Some(body) = input.get(body_start..) else {
+        return StrLex::Unclosed { triple };
+    };
+    if triple {
+        return match body.find("\"\"\"") {
+            Some(end) => StrLex::Ok(body.get(end + 3..).unwrap_or(""), body[..end].to_string()),
+            None => StrLex::Unclosed { triple },
+        };
+    }
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some((_, e)) => match e {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    '0' => out.push('\0'),
+                    '\\' => out.push('\\'),
+                    '"' => out.push('"'),
+                    '\'' => out.push('\''),
+                    '\n' if triple => {} // line continuation inside `"""`
+                    '\n' => return StrLex::Unclosed { triple },
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                    }
+                },
+                None => return StrLex::Unclosed { triple },
+            },
+            '"' if !triple => {
+                return StrLex::Ok(body.get(i + 1..).unwrap_or(""), out);
+            }
+            '"' if body[i..].starts_with("\"\"\"") => {
+                return StrLex::Ok(body.get(i + 3..).unwrap_or(""), out);
+            }
+            '\n' if !triple => return StrLex::Unclosed { triple },
+            c => out.push(c),
+        }
+    }
+    StrLex::Unclosed { triple }
+}
+
+/// An operator or punctuation token, longest match first.
+pub(crate) fn op_token(input: &str) -> IResult<&str, &str> {
+    // Fast path: every operator starts with one of these bytes.
+    if !input.starts_with(['+', '-', '*', '/', '%', '@', '<', '>', '=', '!']) {
+        let kind = nom::error::ErrorKind::Tag;
+        return Err(nom::Err::Error(nom::error::Error::new(input, kind)));
+    }
+    alt((
+        alt((
+            tag("**="),
+            tag("//="),
+            tag("=="),
+            tag("!="),
+            tag("<="),
+            tag(">="),
+            tag("+="),
+            tag("-="),
+            tag("*="),
+            tag("/="),
+            tag("%="),
+            tag("@="),
+        )),
+        alt((
+            tag("**"),
+            tag("//"),
+            tag("+"),
+            tag("-"),
+            tag("*"),
+            tag("/"),
+            tag("%"),
+            tag("@"),
+            tag("<"),
+            tag(">"),
+            tag("="),
+        )),
+    ))
+    .parse(input)
+}
+
+/// The length in bytes of the token at the start of `input` (at least one
+/// character, 0 only at the end), for pointing a caret at it.
+pub(crate) fn token_len(input: &str) -> usize {
+    if let Ok((rest, _)) = word(input) {
+        return input.len() - rest.len();
+    }
+    if let Ok((rest, _)) = number(input) {
+        return input.len() - rest.len();
+    }
+    if input.starts_with('"') {
+        if let StrLex::Ok(rest, _) = string(input) {
+            return input.len() - rest.len();
+        }
+        return 1;
+    }
+    if let Ok((rest, _)) = op_token(input) {
+        return input.len() - rest.len();
+    }
+    let blanks: IResult<&str, &str> =
+        take_while1(|c: char| c.is_whitespace() && c != '\n').parse(input);
+    if let Ok((rest, _)) = blanks {
+        return input.len() - rest.len();
+    }
+    input.chars().next().map_or(0, char::len_utf8)
+}
+
+/// A human description of the token at the start of `input`: "end of line",
+/// "`)`", "keyword `in`", "the number `3`"...
+pub(crate) fn describe(input: &str) -> String {
+    if input.is_empty() {
+        return "end of input".into();
+    }
+    if input.starts_with('\n') {
+        return "end of line".into();
+    }
+    let len = token_len(input);
+    let text = input.get(..len).unwrap_or("");
+    if let Ok((_, w)) = word(input) {
+        if is_keyword(w) {
+            return format!("keyword `{w}`");
+        }
+        return format!("name `{w}`");
+    }
+    if starts_number(input) {
+        return format!("number `{text}`");
+    }
+    if input.starts_with('"') {
+        return "a string".into();
+    }
+    format!("`{text}`")
+}

@@ -1,0 +1,86 @@
+//! Where a REPL session's output goes: the terminal, with `progress(...)`
+//! drawn as one self-overwriting line (bar, rate, ETA) that other output
+//! clears and the end of the statement finishes.
+
+use gcalc_runtime::output::Progress;
+use gcalc_runtime::{DisplayData, Output};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Width of the bar itself; the whole line stays under 80 columns.
+const BAR_WIDTH: usize = 24;
+
+pub struct TermOutput {
+    /// A progress line is on screen without its newline yet (shared with the
+    /// prompt loop, which ends it when a statement stops mid-loop).
+    bar_open: Arc<AtomicBool>,
+}
+
+impl TermOutput {
+    pub fn new(bar_open: Arc<AtomicBool>) -> TermOutput {
+        TermOutput { bar_open }
+    }
+
+    /// Clear an unfinished progress line before other text.
+    fn clear_bar(&self, w: &mut impl Write) {
+        if self.bar_open.swap(false, Ordering::Relaxed) {
+            let _ = w.write_all(b"\r\x1b[K");
+        }
+    }
+}
+
+/// End an unfinished progress line (a loop interrupted or failed mid-way).
+pub fn end_bar(bar_open: &AtomicBool) {
+    if bar_open.swap(false, Ordering::Relaxed) {
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(b"\n");
+        let _ = o.flush();
+    }
+}
+
+impl Output for TermOutput {
+    fn stdout(&mut self, text: &str) {
+        let mut o = std::io::stdout().lock();
+        self.clear_bar(&mut o);
+        let _ = o.write_all(text.as_bytes());
+        let _ = o.flush();
+    }
+
+    fn stderr(&mut self, text: &str) {
+        {
+            let mut o = std::io::stdout().lock();
+            self.clear_bar(&mut o);
+            let _ = o.flush();
+        }
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes());
+        let _ = e.flush();
+    }
+
+    fn display(&mut self, data: &DisplayData) {
+        self.stdout(&format!("{}\n", data.text));
+    }
+
+    fn input(&mut self, prompt: &str) -> Option<String> {
+        self.stdout(prompt);
+        let mut line = String::new();
+        match std::io::stdin().lock().read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+
+    fn progress(&mut self, p: &Progress) {
+        let mut o = std::io::stdout().lock();
+        let line = p.render_line(BAR_WIDTH);
+        if p.finished {
+            let _ = write!(o, "\r\x1b[K{line}\n");
+            self.bar_open.store(false, Ordering::Relaxed);
+        } else {
+            let _ = write!(o, "\r\x1b[K{line}");
+            self.bar_open.store(true, Ordering::Relaxed);
+        }
+        let _ = o.flush();
+    }
+}

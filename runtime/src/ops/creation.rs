@@ -1,0 +1,393 @@
+//! Builtins that make arrays (`array zeros ones full empty eye identity arange
+//! linspace *_like`) and read them back (`item tolist copy`), plus the argument
+//! helpers (dtype, device, shape) the other array builtins share.
+
+use crate::array::Array;
+use crate::array::create::{Scalar, value_to_array};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::ops::{OpDef, OpKind};
+use crate::value::Value;
+
+macro_rules! op {
+    ($name:expr, $sig:expr, $doc:expr, $method:expr, $f:expr) => {
+        OpDef {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            method: $method,
+            kind: OpKind::Func($f),
+        }
+    };
+}
+pub(crate) use op;
+
+pub static OPS: &[OpDef] = &[
+    op!(
+        "array",
+        "array(values, dtype=none, device=none)",
+        "An array from a number, a (nested) list or tuple, or an array (copied). Ints give int64, floats floatX, bools bool.",
+        false,
+        array
+    ),
+    op!(
+        "zeros",
+        "zeros(shape, dtype=floatX, device=none)",
+        "An array of zeros; shape is an int or a tuple.",
+        false,
+        zeros
+    ),
+    op!(
+        "ones",
+        "ones(shape, dtype=floatX, device=none)",
+        "An array of ones.",
+        false,
+        ones
+    ),
+    op!(
+        "empty",
+        "empty(shape, dtype=floatX, device=none)",
+        "A new array (gcalc fills it with zeros).",
+        false,
+        empty
+    ),
+    op!(
+        "full",
+        "full(shape, value, dtype=none, device=none)",
+        "An array filled with value (dtype from the value when not given: int64, floatX or bool).",
+        false,
+        full
+    ),
+    op!(
+        "eye",
+        "eye(n, m=none, k=0, dtype=floatX, device=none)",
+        "An n x m array with ones on diagonal k (k > 0: above the main diagonal).",
+        false,
+        eye
+    ),
+    op!(
+        "identity",
+        "identity(n, dtype=floatX, device=none)",
+        "The n x n identity matrix.",
+        false,
+        identity
+    ),
+    op!(
+        "arange",
+        "arange(stop) | arange(start, stop, step=1, dtype=none, device=none)",
+        "Evenly spaced values in [start, stop): int64 for int arguments, floatX when any is a float.",
+        false,
+        arange
+    ),
+    op!(
+        "linspace",
+        "linspace(start, stop, num=50, endpoint=true, dtype=floatX, device=none)",
+        "num evenly spaced values from start to stop (stop included unless endpoint=false).",
+        false,
+        linspace
+    ),
+    op!(
+        "zeros_like",
+        "zeros_like(x, dtype=none, device=none)",
+        "Zeros with the shape, dtype and device of x.",
+        false,
+        zeros_like
+    ),
+    op!(
+        "ones_like",
+        "ones_like(x, dtype=none, device=none)",
+        "Ones with the shape, dtype and device of x.",
+        false,
+        ones_like
+    ),
+    op!(
+        "full_like",
+        "full_like(x, value, dtype=none, device=none)",
+        "value everywhere, with the shape, dtype and device of x.",
+        false,
+        full_like
+    ),
+    op!(
+        "item",
+        "x.item()",
+        "The single element of a 0-d or size-1 array as a number or bool (waits for the device).",
+        true,
+        item
+    ),
+    op!(
+        "tolist",
+        "x.tolist()",
+        "The elements as nested lists of numbers (waits for the device).",
+        true,
+        tolist
+    ),
+    op!(
+        "copy",
+        "x.copy()",
+        "A new array with the same elements, on the same device.",
+        true,
+        copy
+    ),
+];
+
+/// A dtype argument: `float32` (a dtype value) or `"float32"`.
+pub fn dtype_arg(v: &Value) -> Result<DType> {
+    match v {
+        Value::DType(d) => Ok(*d),
+        Value::Str(s) => DType::from_name(s).ok_or_else(|| {
+            Error::type_(format!("unknown dtype \"{s}\""))
+                .with_help("dtypes: bool int32 int64 float16 float32 float64")
+        }),
+        other => Err(Error::type_(format!(
+            "dtype must be a dtype like float32, not a {}",
+            other.type_name()
+        ))
+        .with_help("dtypes: bool int32 int64 float16 float32 float64")),
+    }
+}
+
+/// A device argument: `cpu()`, `gpu(0)`.
+pub fn device_arg(v: &Value) -> Result<Device> {
+    match v {
+        Value::Device(d) => Ok(*d),
+        other => Err(Error::type_(format!(
+            "device must be a device like cpu() or gpu(), not a {}",
+            other.type_name()
+        ))
+        .with_help("e.g. device=gpu()")),
+    }
+}
+
+fn size_arg(v: &Value, what: &str) -> Result<usize> {
+    let i = crate::builtins::lang::int_arg(v, what)?;
+    usize::try_from(i).map_err(|_| {
+        Error::value(format!("{what} must not be negative, got {i}"))
+            .with_help("sizes are 0 or more")
+    })
+}
+
+/// A shape argument: an int or a tuple/list of ints.
+pub fn shape_arg(v: &Value) -> Result<Vec<usize>> {
+    match v {
+        Value::Tuple(t) | Value::List(t) => t.iter().map(|d| size_arg(d, "a dimension")).collect(),
+        other => Ok(vec![size_arg(other, "shape")?]),
+    }
+}
+
+/// A shape given as one tuple/int or as several ints (`rand(2, 3)`).
+pub fn shape_args(first: &Value, rest: Vec<Value>) -> Result<Vec<usize>> {
+    let mut s = shape_arg(first)?;
+    for v in rest {
+        s.push(size_arg(&v, "a dimension")?);
+    }
+    Ok(s)
+}
+
+/// An array argument: arrays as they are, numbers and lists made into arrays.
+pub fn array_arg(i: &Interp, v: &Value) -> Result<Array> {
+    match v {
+        Value::Array(a) => Ok(a.clone()),
+        other => value_to_array(other, None, i.float_x()),
+    }
+}
+
+/// A scalar argument (a `full` value).
+pub fn scalar_arg(v: &Value, what: &str) -> Result<Scalar> {
+    match v {
+        Value::Array(a) if a.size() == 1 => match a.item()? {
+            Value::Bool(b) => Ok(Scalar::Bool(b)),
+            Value::Int(i) => Ok(Scalar::Int(i)),
+            Value::Float(f) => Ok(Scalar::Float(f)),
+            _ => Err(Error::internal("item gave a non-scalar")),
+        },
+        other => Scalar::from_value(other).ok_or_else(|| {
+            Error::type_(format!(
+                "{what} must be a number or bool, not a {}",
+                other.type_name()
+            ))
+        }),
+    }
+}
+
+/// The `dtype=` and `device=` keywords.
+pub fn dtype_device(a: &mut Args) -> Result<(Option<DType>, Option<Device>)> {
+    let d = a.kw("dtype").map(|v| dtype_arg(&v)).transpose()?;
+    let dev = a.kw("device").map(|v| device_arg(&v)).transpose()?;
+    Ok((d, dev))
+}
+
+fn array(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.req("values")?;
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["dtype", "device"])?;
+    let dev = dev.unwrap_or_else(|| {
+        if let Value::Array(x) = &v {
+            x.device()
+        } else {
+            i.default_device()
+        }
+    });
+    let arr = value_to_array(&v, dt, i.float_x())?;
+    Ok(crate::cuda::to_device(&arr, dev)?.into())
+}
+
+fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
+    let shape = shape_arg(&a.req("shape")?)?;
+    let inferred = value.is_none();
+    let value = match value {
+        Some(v) => v,
+        None => scalar_arg(&a.req("value")?, "value")?,
+    };
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["dtype", "device"])?;
+    // full() takes its dtype from the value as NumPy does; zeros/ones/empty default to floatX.
+    let dt = dt.unwrap_or(match value {
+        Scalar::Bool(_) if inferred => DType::Bool,
+        Scalar::Int(_) if inferred => DType::Int64,
+        _ => i.float_x(),
+    });
+    Ok(Array::full(&shape, value, dt, dev.unwrap_or_else(|| i.default_device()))?.into())
+}
+
+fn zeros(i: &mut Interp, a: Args) -> Result<Value> {
+    filled(i, a, Some(Scalar::Float(0.0)))
+}
+fn ones(i: &mut Interp, a: Args) -> Result<Value> {
+    filled(i, a, Some(Scalar::Float(1.0)))
+}
+fn empty(i: &mut Interp, a: Args) -> Result<Value> {
+    filled(i, a, Some(Scalar::Float(0.0)))
+}
+fn full(i: &mut Interp, a: Args) -> Result<Value> {
+    filled(i, a, None)
+}
+
+fn eye(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let n = size_arg(&a.req("n")?, "n")?;
+    let m = match a.opt("m")? {
+        None | Some(Value::None) => n,
+        Some(v) => size_arg(&v, "m")?,
+    };
+    let k = a
+        .opt("k")?
+        .map(|v| crate::builtins::lang::int_arg(&v, "k"))
+        .transpose()?
+        .unwrap_or(0);
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["m", "k", "dtype", "device"])?;
+    Ok(Array::eye(
+        n,
+        m,
+        k,
+        dt.unwrap_or(i.float_x()),
+        dev.unwrap_or_else(|| i.default_device()),
+    )?
+    .into())
+}
+
+fn identity(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let n = size_arg(&a.req("n")?, "n")?;
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["dtype", "device"])?;
+    Ok(Array::eye(
+        n,
+        n,
+        0,
+        dt.unwrap_or(i.float_x()),
+        dev.unwrap_or_else(|| i.default_device()),
+    )?
+    .into())
+}
+
+fn arange(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let first = scalar_arg(&a.req("start")?, "start")?;
+    let second = a.opt("stop")?.map(|v| scalar_arg(&v, "stop")).transpose()?;
+    let step = a
+        .opt("step")?
+        .map(|v| scalar_arg(&v, "step"))
+        .transpose()?
+        .unwrap_or(Scalar::Int(1));
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["stop", "step", "dtype", "device"])?;
+    let (start, stop) = match second {
+        Some(s) => (first, s),
+        None => (Scalar::Int(0), first),
+    };
+    let any_float = [start, stop, step]
+        .iter()
+        .any(|s| matches!(s, Scalar::Float(_)));
+    let dt = dt.unwrap_or(if any_float { i.float_x() } else { DType::Int64 });
+    let dev = dev.unwrap_or_else(|| i.default_device());
+    Ok(Array::arange(start.as_f64(), stop.as_f64(), step.as_f64(), dt, dev)?.into())
+}
+
+fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let start = scalar_arg(&a.req("start")?, "start")?.as_f64();
+    let stop = scalar_arg(&a.req("stop")?, "stop")?.as_f64();
+    let num = a
+        .opt("num")?
+        .map(|v| size_arg(&v, "num"))
+        .transpose()?
+        .unwrap_or(50);
+    let endpoint = match a.opt("endpoint")? {
+        None => true,
+        Some(Value::Bool(b)) => b,
+        Some(other) => {
+            return Err(Error::type_(format!(
+                "endpoint must be true or false, not a {}",
+                other.type_name()
+            )));
+        }
+    };
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["num", "endpoint", "dtype", "device"])?;
+    let dev = dev.unwrap_or_else(|| i.default_device());
+    Ok(Array::linspace(start, stop, num, endpoint, dt.unwrap_or(i.float_x()), dev)?.into())
+}
+
+fn like(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let value = match value {
+        Some(v) => v,
+        None => scalar_arg(&a.req("value")?, "value")?,
+    };
+    let (dt, dev) = dtype_device(&mut a)?;
+    a.finish_with(&["dtype", "device"])?;
+    Ok(Array::full(
+        x.shape(),
+        value,
+        dt.unwrap_or(x.dtype()),
+        dev.unwrap_or(x.device()),
+    )?
+    .into())
+}
+
+fn zeros_like(i: &mut Interp, a: Args) -> Result<Value> {
+    like(i, a, Some(Scalar::Int(0)))
+}
+fn ones_like(i: &mut Interp, a: Args) -> Result<Value> {
+    like(i, a, Some(Scalar::Int(1)))
+}
+fn full_like(i: &mut Interp, a: Args) -> Result<Value> {
+    like(i, a, None)
+}
+
+fn item(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    x.item()
+}
+
+fn tolist(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    x.tolist()
+}
+
+fn copy(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    Ok(x.copy()?.into())
+}

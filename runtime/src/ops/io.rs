@@ -1,0 +1,87 @@
+//! File builtins: `save load savez` (NumPy's .npy/.npz, see `crate::npy`).
+//! `load("f.npz")` gives a list of (name, array) tuples in file order.
+
+use super::creation::{array_arg, op};
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::npy::{self, Loaded};
+use crate::ops::{OpDef, OpKind};
+use crate::value::Value;
+use std::path::PathBuf;
+
+pub static OPS: &[OpDef] = &[
+    op!(
+        "save",
+        "save(path, x)",
+        "Write x to a NumPy .npy file (atomically: the old file survives a failed save).",
+        false,
+        save
+    ),
+    op!(
+        "load",
+        "load(path)",
+        "Read a .npy file (an array) or a .npz file (a list of (name, array) tuples).",
+        false,
+        load
+    ),
+    op!(
+        "savez",
+        "savez(path, a, b, ..., name=c)",
+        "Write several arrays to a NumPy .npz file: positional ones as arr_0, arr_1, ..., keywords by name.",
+        false,
+        savez
+    ),
+];
+
+fn path_arg(v: &Value) -> Result<PathBuf> {
+    match v {
+        Value::Str(s) => Ok(PathBuf::from(s.as_ref())),
+        other => Err(Error::type_(format!(
+            "the path must be a string, not a {}",
+            other.type_name()
+        ))
+        .with_help("e.g. save(\"x.npy\", x)")),
+    }
+}
+
+fn save(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let path = path_arg(&a.req("path")?)?;
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    npy::save(&path, &x)?;
+    Ok(Value::None)
+}
+
+fn load(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let path = path_arg(&a.req("path")?)?;
+    a.finish()?;
+    Ok(match npy::load(&path)? {
+        Loaded::Array(x) => x.into(),
+        Loaded::Archive(items) => Value::list(
+            items
+                .into_iter()
+                .map(|(n, x)| Value::tuple(vec![Value::str(n), x.into()]))
+                .collect(),
+        ),
+    })
+}
+
+fn savez(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let path = path_arg(&a.req("path")?)?;
+    let mut arrays = Vec::new();
+    for (k, v) in a.rest().iter().enumerate() {
+        arrays.push((format!("arr_{k}"), array_arg(i, v)?));
+    }
+    for (name, v) in std::mem::take(&mut a.kw) {
+        if arrays.iter().any(|(n, _)| *n == name) {
+            return Err(Error::value(format!(
+                "savez: cannot use `{name}` as a keyword: it names a positional array"
+            ))
+            .with_help("pick another name"));
+        }
+        arrays.push((name, array_arg(i, &v)?));
+    }
+    a.finish()?;
+    npy::savez(&path, &arrays)?;
+    Ok(Value::None)
+}

@@ -1,0 +1,189 @@
+//! Shape builtins: `reshape transpose squeeze expand_dims flatten ravel concat
+//! stack broadcast_to astype`, thin wrappers over the `Array` methods.
+
+use super::creation::{array_arg, dtype_arg, op, shape_arg};
+use crate::array::Array;
+use crate::builtins::lang::int_arg;
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::ops::{OpDef, OpKind};
+use crate::value::Value;
+
+pub static OPS: &[OpDef] = &[
+    op!(
+        "reshape",
+        "reshape(x, shape) | x.reshape(d0, d1, ...)",
+        "The elements of x in a new shape (one dimension may be -1). A view when x is contiguous, else a copy.",
+        true,
+        reshape
+    ),
+    op!(
+        "transpose",
+        "transpose(x, axes=none) | x.T",
+        "x with its axes permuted (reversed by default). A view.",
+        true,
+        transpose
+    ),
+    op!(
+        "squeeze",
+        "squeeze(x, axis=none)",
+        "x without its axes of length 1 (all of them, or the given axis or axes). A view.",
+        true,
+        squeeze
+    ),
+    op!(
+        "expand_dims",
+        "expand_dims(x, axis)",
+        "x with a new axis of length 1 at position axis. A view.",
+        true,
+        expand_dims
+    ),
+    op!("flatten", "x.flatten()", "A 1-d copy of x.", true, flatten),
+    op!(
+        "ravel",
+        "x.ravel()",
+        "x as 1-d: a view when x is contiguous, else a copy.",
+        true,
+        ravel
+    ),
+    op!(
+        "concat",
+        "concat(arrays, axis=0)",
+        "Join a list of arrays along an existing axis.",
+        false,
+        concat
+    ),
+    op!(
+        "stack",
+        "stack(arrays, axis=0)",
+        "Join a list of arrays of one shape along a new axis.",
+        false,
+        stack
+    ),
+    op!(
+        "broadcast_to",
+        "broadcast_to(x, shape)",
+        "A read-only-style view of x broadcast to shape (NumPy's rules).",
+        false,
+        broadcast_to
+    ),
+    op!(
+        "astype",
+        "x.astype(dtype)",
+        "A copy of x converted to dtype (float->int truncates toward zero; nan -> 0).",
+        true,
+        astype
+    ),
+];
+
+/// Integers given as one tuple/list or as several positional ints.
+fn ints(first: &Value, rest: Vec<Value>, what: &str) -> Result<Vec<i64>> {
+    let mut out = match first {
+        Value::Tuple(t) | Value::List(t) => t
+            .iter()
+            .map(|v| int_arg(v, what))
+            .collect::<Result<Vec<_>>>()?,
+        v => vec![int_arg(v, what)?],
+    };
+    for v in rest {
+        out.push(int_arg(&v, what)?);
+    }
+    Ok(out)
+}
+
+fn reshape(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let first = a.req("shape")?;
+    let rest = a.rest();
+    a.finish()?;
+    Ok(x.reshape(&ints(&first, rest, "a dimension")?)?.into())
+}
+
+fn transpose(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let axes = match a.opt("axes")? {
+        None | Some(Value::None) => None,
+        Some(first) => Some(ints(&first, a.rest(), "an axis")?),
+    };
+    a.finish()?;
+    Ok(x.transpose(axes.as_deref())?.into())
+}
+
+fn squeeze(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let axes = match a.opt("axis")? {
+        None | Some(Value::None) => None,
+        Some(v) => Some(ints(&v, vec![], "axis")?),
+    };
+    a.finish()?;
+    Ok(x.squeeze(axes.as_deref())?.into())
+}
+
+fn expand_dims(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let axis = int_arg(&a.req("axis")?, "axis")?;
+    a.finish()?;
+    Ok(x.expand_dims(axis)?.into())
+}
+
+fn flatten(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    Ok(x.flatten()?.into())
+}
+
+fn ravel(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    a.finish()?;
+    Ok(x.ravel()?.into())
+}
+
+fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
+    match v {
+        Value::List(t) | Value::Tuple(t) => t.iter().map(|x| array_arg(i, x)).collect(),
+        other => Err(Error::type_(format!(
+            "{op} takes a list of arrays, not a {}",
+            other.type_name()
+        ))
+        .with_help(format!("e.g. {op}([a, b], axis=0)"))),
+    }
+}
+
+fn join(i: &mut Interp, mut a: Args, stack: bool) -> Result<Value> {
+    let op = if stack { "stack" } else { "concat" };
+    let arrays = array_list(i, &a.req("arrays")?, op)?;
+    let axis = a
+        .opt("axis")?
+        .map(|v| int_arg(&v, "axis"))
+        .transpose()?
+        .unwrap_or(0);
+    a.finish_with(&["axis"])?;
+    Ok(if stack {
+        Array::stack(&arrays, axis)?
+    } else {
+        Array::concat(&arrays, axis)?
+    }
+    .into())
+}
+
+fn concat(i: &mut Interp, a: Args) -> Result<Value> {
+    join(i, a, false)
+}
+
+fn stack(i: &mut Interp, a: Args) -> Result<Value> {
+    join(i, a, true)
+}
+
+fn broadcast_to(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let shape = shape_arg(&a.req("shape")?)?;
+    a.finish()?;
+    Ok(x.broadcast_to(&shape)?.into())
+}
+
+fn astype(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let d = dtype_arg(&a.req("dtype")?)?;
+    a.finish()?;
+    Ok(x.astype(d)?.into())
+}
