@@ -56,7 +56,26 @@ fn bench() {
         println!("SKIPPED: set GCALC_BENCH=1 to run the GPU benchmark");
         return;
     }
+    println!();
+    let t0 = std::time::Instant::now();
+    let count = cuda::gpu_count();
+    let t1 = std::time::Instant::now();
     let g = cuda::gpu(0).expect("GPU");
+    let t2 = std::time::Instant::now();
+    println!(
+        "GCALC driver_init_ms {:.1} ({count} GPU)",
+        (t1 - t0).as_secs_f64() * 1e3
+    );
+    println!(
+        "GCALC context_create_ms {:.1}",
+        (t2 - t1).as_secs_f64() * 1e3
+    );
+    // Kernel timings with freed memory kept pooled (allow_gc=false), as PyTorch's caching allocator does.
+    let flags = gcalc_runtime::Flags {
+        allow_gc: false,
+        ..Default::default()
+    };
+    cuda::apply_flags(&flags);
     let n = 10_000_000;
     let x = rand_f32(n, 1);
     let z = rand_f32(n, 2);
@@ -71,6 +90,18 @@ fn bench() {
         .unwrap();
     });
     println!("GCALC exp_10M_f32 {t:.2}");
+    cuda::apply_flags(&gcalc_runtime::Flags::default());
+    let t = time_us(&g, 50, || {
+        ew::eval(
+            &op("exp({0})", vec![Expr::Array(x.clone())]),
+            DType::Float32,
+            None,
+            None,
+        )
+        .unwrap();
+    });
+    println!("GCALC exp_10M_f32_allow_gc_true {t:.2}");
+    cuda::apply_flags(&flags);
     let t = time_us(&g, 50, || {
         let e = op(
             "{0} * {1}",

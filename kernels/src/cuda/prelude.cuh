@@ -14,3 +14,27 @@ __device__ __forceinline__ float gc_sigmoid(float x) { return 1.0f / (1.0f + exp
 __device__ __forceinline__ double gc_sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
 __device__ __forceinline__ float gc_rsqrt(float x) { return rsqrtf(x); }
 __device__ __forceinline__ double gc_rsqrt(double x) { return rsqrt(x); }
+// Integer and Python-style helpers named by the op table's CUDA templates.
+__device__ __forceinline__ long long gc_floordiv(long long a, long long b) {
+  if (b == 0) return 0;
+  long long q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+__device__ __forceinline__ long long gc_mod(long long a, long long b) {
+  if (b == 0) return 0;
+  long long r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+template <typename T> __device__ __forceinline__ T gc_fmod_py(T a, T b) {
+  T r = fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+__device__ __forceinline__ long long gc_ipow(long long a, long long b) {
+  if (b < 0) return 0;
+  long long r = 1;
+  while (b) { if (b & 1) r *= a; a *= a; b >>= 1; }
+  return r;
+}

@@ -133,24 +133,7 @@ pub fn upload(a: &Array, i: u32) -> Result<Array> {
     let h = h.contiguous()?;
     let n = h.size();
     let buf = DeviceBuffer::alloc(&g, h.dtype(), n)?;
-    if n > 0 {
-        let d = h.host_read()?;
-        let off = h.offset();
-        let r = unsafe {
-            match &*d {
-                HostData::Bool(v) => {
-                    let b: Vec<u8> = v[off..off + n].iter().map(|&x| x as u8).collect();
-                    result::memcpy_htod_async(buf.ptr, &b[..], g.stream)
-                }
-                HostData::I32(v) => result::memcpy_htod_async(buf.ptr, &v[off..off + n], g.stream),
-                HostData::I64(v) => result::memcpy_htod_async(buf.ptr, &v[off..off + n], g.stream),
-                HostData::F16(v) => result::memcpy_htod_async(buf.ptr, &v[off..off + n], g.stream),
-                HostData::F32(v) => result::memcpy_htod_async(buf.ptr, &v[off..off + n], g.stream),
-                HostData::F64(v) => result::memcpy_htod_async(buf.ptr, &v[off..off + n], g.stream),
-            }
-        };
-        r.map_err(|e| g.err(e, "copying to the GPU"))?;
-    }
+    htod(&g, buf.ptr, &h)?;
     g.note_launch();
     Ok(array_of(buf, h.shape().to_vec()))
 }
@@ -205,4 +188,47 @@ pub fn fmt_bytes(b: usize) -> String {
     } else {
         format!("{b} B")
     }
+}
+
+/// Copy contiguous host array `h` (from its offset) to device address `dst`.
+fn htod(g: &Gpu, dst: sys::CUdeviceptr, h: &Array) -> Result<()> {
+    let n = h.size();
+    if n == 0 {
+        return Ok(());
+    }
+    let d = h.host_read()?;
+    let off = h.offset();
+    let r = unsafe {
+        match &*d {
+            HostData::Bool(v) => {
+                let b: Vec<u8> = v[off..off + n].iter().map(|&x| x as u8).collect();
+                result::memcpy_htod_async(dst, &b[..], g.stream)
+            }
+            HostData::I32(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::I64(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::F16(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::F32(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::F64(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+        }
+    };
+    r.map_err(|e| g.err(e, "copying to the GPU"))
+}
+
+/// `x[idx] = src` for a GPU `x`, through the host: the whole buffer comes down,
+/// the assignment runs there, the buffer goes back (every view sees the write).
+pub fn assign_through_host(
+    x: &Array,
+    idx: &[crate::array::index::Index],
+    src: &Array,
+) -> Result<()> {
+    let b = array_buffer(x)?;
+    let g = b.gpu.clone();
+    let whole = x.view(vec![b.len()], vec![1], 0).to_host()?;
+    let hv = whole.view(x.shape().to_vec(), x.strides().to_vec(), x.offset());
+    let hidx = crate::array::index::host_indices(idx)?;
+    let hsrc = src.to_host()?;
+    hv.assign(&hidx, &hsrc)?;
+    g.bind()?;
+    htod(&g, b.ptr, &whole)?;
+    g.sync()
 }
