@@ -202,7 +202,7 @@ impl HostData {
     /// Build from little-endian bytes; `None` if the length is not a multiple of the element size.
     pub fn from_bytes(dtype: DType, b: &[u8]) -> Option<HostData> {
         let n = dtype.size();
-        if b.len() % n != 0 {
+        if !b.len().is_multiple_of(n) {
             return None;
         }
         let count = b.len() / n;

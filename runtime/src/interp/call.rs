@@ -23,10 +23,10 @@ fn special_name(interp: &Interp, n: &str) -> Option<Value> {
 
 impl Interp {
     pub(crate) fn lookup_var(&self, n: &str) -> Option<&Value> {
-        if let Some(f) = self.frames.last() {
-            if let Some(v) = f.get(n) {
-                return Some(v);
-            }
+        if let Some(f) = self.frames.last()
+            && let Some(v) = f.get(n)
+        {
+            return Some(v);
         }
         self.globals.get(n)
     }
@@ -308,10 +308,10 @@ impl Interp {
                 _ => {}
             }
         }
-        if let Value::Object(o) = &recv {
-            if let Some(v) = o.attr(name) {
-                return Ok(v);
-            }
+        if let Value::Object(o) = &recv
+            && let Some(v) = o.attr(name)
+        {
+            return Ok(v);
         }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
             return Ok(Value::Method(Box::new(recv), def));

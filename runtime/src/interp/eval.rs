@@ -84,11 +84,11 @@ impl Interp {
                 self.eval_ew(e)
             }
             ExprKind::Call { func, args } => {
-                if let Some(def) = self.elementwise_callee(func) {
-                    if args.iter().all(|a| a.name.is_none()) {
-                        let _ = def;
-                        return self.eval_ew(e);
-                    }
+                if let Some(def) = self.elementwise_callee(func)
+                    && args.iter().all(|a| a.name.is_none())
+                {
+                    let _ = def;
+                    return self.eval_ew(e);
                 }
                 self.eval_call(func, args, e.span)
             }

@@ -281,25 +281,24 @@ impl Interp {
                     || std::sync::Arc::strong_count(x.storage()) > 2;
                 if in_place && shared {
                     let src = self.to_array_like(&result, x)?;
-                    if let Value::Array(r) = &result {
-                        if r.dtype() != x.dtype()
-                            && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
-                        {
-                            return Err(Error::dtype(
+                    if let Value::Array(r) = &result
+                        && r.dtype() != x.dtype()
+                        && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
+                    {
+                        return Err(Error::dtype(
+                            op.symbol(),
+                            format!(
+                                "cannot write the {} result of `{}=` into a {} array in place",
+                                r.dtype(),
                                 op.symbol(),
-                                format!(
-                                    "cannot write the {} result of `{}=` into a {} array in place",
-                                    r.dtype(),
-                                    op.symbol(),
-                                    x.dtype()
-                                ),
-                            )
-                            .at(span)
-                            .with_help(format!(
-                                "write `x = x {} ...` to make a new array, or astype first",
-                                op.symbol()
-                            )));
-                        }
+                                x.dtype()
+                            ),
+                        )
+                        .at(span)
+                        .with_help(format!(
+                            "write `x = x {} ...` to make a new array, or astype first",
+                            op.symbol()
+                        )));
                     }
                     return x.assign(&[], &src).map_err(|e| e.at(span));
                 }
