@@ -143,28 +143,7 @@ impl Interp {
         let span = args.span;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
-            OpKind::Elementwise(_) => {
-                if !args.kw.is_empty() {
-                    return Err(
-                        Error::value(format!("{}() takes no keyword arguments", def.name)).at(span),
-                    );
-                }
-                crate::ops::check_arity(def, args.pos.len()).map_err(|e| e.at(span))?;
-                let mut ops_ = Vec::with_capacity(args.pos.len());
-                for v in &args.pos {
-                    ops_.push(crate::ops::fuse::operand(v).map_err(|e| e.at(span))?);
-                }
-                let node = crate::ops::fuse::EwNode::Op {
-                    op: def,
-                    args: ops_
-                        .into_iter()
-                        .map(crate::ops::fuse::EwNode::Leaf)
-                        .collect(),
-                };
-                Ok(super::eval::operand_value(
-                    crate::ops::fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?,
-                ))
-            }
+            OpKind::Elementwise(_) => crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span)),
         }
     }
 

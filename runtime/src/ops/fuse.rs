@@ -1,15 +1,32 @@
-//! STUB (replaced by the ops branch at merge).
-use crate::array::Array;
-use crate::dtype::DType;
+//! Fused elementwise evaluation: a statement's whole elementwise expression
+//! tree runs as one blocked pass (CPU) or, later, one generated kernel (GPU).
+//!
+//! CPU: the tree is typed and flattened into a small program of steps (load a
+//! leaf, cast, run an op kernel) over slots; the output is cut into blocks that
+//! stay in cache, and every step runs as a tight loop over a block. Contiguous
+//! leaves of the compute type are read in place, scalars are broadcast
+//! constants, other leaves are gathered. Large outputs run blocks on rayon.
+
+use super::OpDef;
+use super::elementwise::{EwDef, Rule, ew_def, result_kinds};
+use super::fuse_exec::{Exec, KernAny, LeafPlan, Scalar, Slot, SlotSrc, Step};
+use crate::array::{Array, layout};
+use crate::device::Device;
+use crate::dtype::{DType, Kind};
 use crate::error::{Error, Result};
-use crate::ops::OpDef;
+use crate::interp::{Args, Interp};
 use crate::value::Value;
+
+/// An operand of an elementwise expression: an array, or a weak Python-style scalar.
+#[derive(Clone, Debug)]
 pub enum Operand {
     Array(Array),
     Int(i64),
     Float(f64),
     Bool(bool),
 }
+
+/// An elementwise expression tree.
 pub enum EwNode {
     Leaf(Operand),
     Op {
@@ -17,28 +34,331 @@ pub enum EwNode {
         args: Vec<EwNode>,
     },
 }
-pub fn eval(node: EwNode, _float_x: DType) -> Result<Operand> {
-    match node {
-        EwNode::Leaf(o) => Ok(o),
-        EwNode::Op { op, args } => {
-            let mut v = Vec::new();
-            for a in args {
-                v.push(eval(a, _float_x)?);
-            }
-            match (op.name, v.as_slice()) {
-                ("add", [Operand::Int(a), Operand::Int(b)]) => Ok(Operand::Int(a + b)),
-                ("less", [Operand::Int(a), Operand::Int(b)]) => Ok(Operand::Bool(a < b)),
-                _ => Err(Error::internal("stub")),
-            }
+
+impl Operand {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Operand::Array(a) => Kind::Strong(a.dtype()),
+            Operand::Int(_) => Kind::WeakInt,
+            Operand::Float(_) => Kind::WeakFloat,
+            Operand::Bool(_) => Kind::WeakBool,
+        }
+    }
+    pub fn into_value(self) -> Value {
+        match self {
+            Operand::Array(a) => Value::Array(a),
+            Operand::Int(i) => Value::Int(i),
+            Operand::Float(f) => Value::Float(f),
+            Operand::Bool(b) => Value::Bool(b),
         }
     }
 }
+
+/// A value as an elementwise operand (arrays and numbers; lists are not converted here).
 pub fn operand(v: &Value) -> Result<Operand> {
     match v {
         Value::Array(a) => Ok(Operand::Array(a.clone())),
         Value::Int(i) => Ok(Operand::Int(*i)),
         Value::Float(f) => Ok(Operand::Float(*f)),
         Value::Bool(b) => Ok(Operand::Bool(*b)),
-        _ => Err(Error::type_("stub")),
+        other => Err(Error::type_(format!(
+            "expected an array or a number, got a {}",
+            other.type_name()
+        ))
+        .with_help("make an array with array([...])")),
     }
+}
+
+/// Apply one elementwise op by name.
+pub fn apply(op_name: &str, args: Vec<Operand>, float_x: DType) -> Result<Operand> {
+    let op = super::lookup(op_name)
+        .filter(|d| ew_def(d).is_some())
+        .ok_or_else(|| Error::name(format!("`{op_name}` is not an elementwise operation")))?;
+    eval(
+        EwNode::Op {
+            op,
+            args: args.into_iter().map(EwNode::Leaf).collect(),
+        },
+        float_x,
+    )
+}
+
+/// A builtin call of an elementwise op (`exp(x)`, `clip(x, lo=0, hi=1)`).
+pub fn call(op: &'static OpDef, interp: &mut Interp, mut args: Args) -> Result<Value> {
+    let def =
+        ew_def(op).ok_or_else(|| Error::internal(format!("{} is not elementwise", op.name)))?;
+    let mut ops = Vec::with_capacity(def.arity);
+    for p in def.params {
+        ops.push(EwNode::Leaf(operand(&args.req(p)?)?));
+    }
+    args.finish_with(def.params)?;
+    Ok(eval(EwNode::Op { op, args: ops }, interp.float_x())?.into_value())
+}
+
+/// Evaluate a whole elementwise tree. Scalar-only trees give Python-style scalars.
+pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
+    if let EwNode::Leaf(o) = node {
+        return Ok(o);
+    }
+    let root_name = match &node {
+        EwNode::Op { op, .. } => op.name,
+        EwNode::Leaf(_) => "",
+    };
+    let mut device: Option<Device> = None;
+    check_devices(&node, &mut device, root_name)?;
+    match device {
+        None | Some(Device::Cpu) => eval_cpu(node, float_x),
+        // GPU backend entry point: the CUDA engineer replaces this arm with the
+        // fused-kernel path (typing and shapes as in `Builder`, code from `EwDef::cuda`).
+        Some(Device::Gpu(_)) => Err(crate::cuda::no_gpu()),
+    }
+}
+
+fn check_devices(n: &EwNode, dev: &mut Option<Device>, op: &str) -> Result<()> {
+    match n {
+        EwNode::Leaf(Operand::Array(a)) => {
+            let d = a.device();
+            match *dev {
+                Some(e) if e != d => Err(super::device_mismatch(op, e, d)),
+                _ => {
+                    *dev = Some(d);
+                    Ok(())
+                }
+            }
+        }
+        EwNode::Leaf(_) => Ok(()),
+        EwNode::Op { args, .. } => args.iter().try_for_each(|a| check_devices(a, dev, op)),
+    }
+}
+
+/// The dtype a value of this kind is held in (weak scalars compute in f64/i64/bool).
+fn held(k: Kind) -> DType {
+    match k {
+        Kind::Strong(d) => d,
+        Kind::WeakFloat => DType::Float64,
+        Kind::WeakInt => DType::Int64,
+        Kind::WeakBool => DType::Bool,
+    }
+}
+
+/// What a built node gives its parent.
+struct Built {
+    kind: Kind,
+    shape: Vec<usize>,
+    val: Val,
+}
+
+enum Val {
+    Leaf(usize),
+    /// A slot holding the node's value in `otype`.
+    Slot(usize, DType),
+}
+
+struct Builder {
+    leaves: Vec<LeafPlan>,
+    leaf_ops: Vec<Operand>,
+    slots: Vec<Slot>,
+    steps: Vec<Step>,
+    float_x: DType,
+}
+
+impl Builder {
+    fn temp(&mut self, ctype: DType) -> usize {
+        self.slots.push(Slot {
+            ctype,
+            src: SlotSrc::Temp,
+        });
+        self.slots.len() - 1
+    }
+
+    fn build(&mut self, n: EwNode) -> Result<Built> {
+        match n {
+            EwNode::Leaf(o) => {
+                let kind = o.kind();
+                let shape = match &o {
+                    Operand::Array(a) => a.shape().to_vec(),
+                    _ => Vec::new(),
+                };
+                self.leaf_ops.push(o);
+                Ok(Built {
+                    kind,
+                    shape,
+                    val: Val::Leaf(self.leaf_ops.len() - 1),
+                })
+            }
+            EwNode::Op { op, args } => {
+                let def = ew_def(op).ok_or_else(|| {
+                    Error::type_(format!("{} is not an elementwise operation", op.name))
+                        .with_op(op.name)
+                })?;
+                if args.len() != def.arity {
+                    return Err(Error::value(format!(
+                        "{}() takes {} argument{} but {} were given",
+                        op.name,
+                        def.arity,
+                        if def.arity == 1 { "" } else { "s" },
+                        args.len()
+                    ))
+                    .with_op(op.name)
+                    .with_help(format!("see help({})", op.name)));
+                }
+                let kids = args
+                    .into_iter()
+                    .map(|a| self.build(a))
+                    .collect::<Result<Vec<_>>>()?;
+                let kinds: Vec<Kind> = kids.iter().map(|k| k.kind).collect();
+                let (ckind, okind) = result_kinds(op.name, def, &kinds, self.float_x)?;
+                let (ctype, kern) = pick_kernel(def, held(ckind).compute()).ok_or_else(|| {
+                    Error::internal(format!("{}: no CPU kernel for {}", op.name, held(ckind)))
+                })?;
+                let mut shape: Vec<usize> = Vec::new();
+                let mut arg_slots = [0usize; 3];
+                for (i, kid) in kids.iter().enumerate() {
+                    shape = layout::broadcast_shapes(&shape, &kid.shape, op.name).map_err(|e| {
+                        if i == 1 || kids.len() == 1 {
+                            e
+                        } else {
+                            relabel_shape_error(e, op.name, &kids, i)
+                        }
+                    })?;
+                    let via = if def.rule == Rule::Where && i == 0 {
+                        DType::Bool
+                    } else {
+                        held(kid.kind)
+                    };
+                    arg_slots[i] = self.arg_slot(kid, ctype, via)?;
+                }
+                let otype = match kern.is_pred() {
+                    true => DType::Bool,
+                    false => ctype,
+                };
+                let out = self.temp(otype);
+                self.steps.push(Step::Kern {
+                    op: op.name,
+                    kern,
+                    args: arg_slots,
+                    nargs: kids.len(),
+                    out,
+                });
+                Ok(Built {
+                    kind: okind,
+                    shape,
+                    val: Val::Slot(out, otype),
+                })
+            }
+        }
+    }
+
+    /// The slot holding `kid` in `ctype`, rounded through `via` where needed.
+    fn arg_slot(&mut self, kid: &Built, ctype: DType, via: DType) -> Result<usize> {
+        match kid.val {
+            Val::Leaf(l) => {
+                let o = &self.leaf_ops[l];
+                let scalar = match o {
+                    Operand::Int(i) => Some(Scalar::I(*i)),
+                    Operand::Float(f) => Some(Scalar::F(*f)),
+                    Operand::Bool(b) => Some(Scalar::B(*b)),
+                    Operand::Array(a) if a.size() == 1 => Some(Scalar::read(a)?),
+                    Operand::Array(_) => None,
+                };
+                if let Some(s) = scalar {
+                    self.slots.push(Slot {
+                        ctype,
+                        src: SlotSrc::Const(s.round(via)),
+                    });
+                    return Ok(self.slots.len() - 1);
+                }
+                let Operand::Array(a) = o else {
+                    return Err(Error::internal("leaf is not an array"));
+                };
+                let lp = self.leaves.len();
+                self.leaves.push(LeafPlan::new(a.clone()));
+                if a.dtype() == ctype && via == ctype {
+                    self.slots.push(Slot {
+                        ctype,
+                        src: SlotSrc::Direct(lp),
+                    });
+                    return Ok(self.slots.len() - 1);
+                }
+                let via = if via == a.dtype() { None } else { Some(via) };
+                let out = self.temp(ctype);
+                self.steps.push(Step::Load { leaf: lp, via, out });
+                Ok(out)
+            }
+            Val::Slot(s, otype) => {
+                if otype == ctype && via == otype {
+                    return Ok(s);
+                }
+                let out = self.temp(ctype);
+                self.steps.push(Step::Cast { from: s, via, out });
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// A broadcast error between the accumulated shape and a third operand names the op's shapes.
+fn relabel_shape_error(e: Error, op: &str, kids: &[Built], _i: usize) -> Error {
+    let shapes: Vec<String> = kids.iter().map(|k| layout::fmt_shape(&k.shape)).collect();
+    Error::shape(
+        op,
+        format!(
+            "operands could not be broadcast together with shapes {}",
+            shapes.join(", ")
+        ),
+    )
+    .with_help(e.help.unwrap_or_default())
+}
+
+fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
+    let get = |c: DType| match c {
+        DType::Float32 => def.f32.map(KernAny::F32),
+        DType::Float64 => def.f64.map(KernAny::F64),
+        DType::Int64 => def.i64.map(KernAny::I64),
+        DType::Bool => def.bool.map(KernAny::B),
+        _ => None,
+    };
+    get(c).map(|k| (c, k)).or_else(|| {
+        if c == DType::Bool {
+            get(DType::Int64).map(|k| (DType::Int64, k))
+        } else {
+            None
+        }
+    })
+}
+
+fn eval_cpu(node: EwNode, float_x: DType) -> Result<Operand> {
+    let mut b = Builder {
+        leaves: Vec::new(),
+        leaf_ops: Vec::new(),
+        slots: Vec::new(),
+        steps: Vec::new(),
+        float_x,
+    };
+    let root = b.build(node)?;
+    let out_dtype = held(root.kind);
+    let Val::Slot(rslot, otype) = root.val else {
+        return Err(Error::internal("fused root is a leaf"));
+    };
+    let root_slot = if otype == out_dtype {
+        b.slots[rslot].src = SlotSrc::Out;
+        None
+    } else {
+        Some(rslot)
+    };
+    let any_array = b.leaf_ops.iter().any(|o| matches!(o, Operand::Array(_)));
+    let shape = if any_array { root.shape } else { Vec::new() };
+    let exec = Exec::new(b.leaves, b.slots, b.steps, root_slot, shape, out_dtype)?;
+    let arr = exec.run()?;
+    if any_array {
+        return Ok(Operand::Array(arr));
+    }
+    let v = arr.get_f64(0)?;
+    Ok(match root.kind {
+        Kind::WeakInt | Kind::Strong(DType::Int64) | Kind::Strong(DType::Int32) => {
+            Operand::Int(arr.host_read()?.get_i64(0))
+        }
+        Kind::WeakBool | Kind::Strong(DType::Bool) => Operand::Bool(v != 0.0),
+        _ => Operand::Float(v),
+    })
 }

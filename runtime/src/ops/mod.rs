@@ -4,14 +4,19 @@
 //! Invariant: an operation is defined in exactly one `OpDef`; nothing outside
 //! the table switches on op names.
 
+pub mod creation;
+pub mod elementwise;
+pub mod fuse;
+mod fuse_exec;
+pub mod io;
+pub mod linalg;
+pub mod random_ops;
+pub mod reduce;
+pub mod shape;
+
 use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::value::Value;
-pub mod creation;
-pub mod fuse;
-pub mod io;
-pub mod random_ops;
-pub mod shape;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -32,13 +37,16 @@ pub struct OpDef {
 pub enum OpKind {
     /// Evaluated by calling the function with the interpreter and the arguments.
     Func(BuiltinFn),
-    /// STUB marker until the ops branch lands.
-    Elementwise(()),
+    /// An elementwise op: fused by `fuse::eval`, called through `fuse::call`.
+    Elementwise(elementwise::EwDef),
 }
 
 /// Every table, joined. Each module that defines ops exports `pub static OPS: &[OpDef]`.
 fn tables() -> Vec<&'static [OpDef]> {
     vec![
+        elementwise::OPS,
+        reduce::OPS,
+        linalg::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,
@@ -73,7 +81,10 @@ pub fn all() -> Vec<&'static OpDef> {
 
 /// Check an elementwise op's argument count.
 pub fn check_arity(def: &OpDef, n: usize) -> crate::Result<()> {
-    let want = def.sig.matches(',').count() + 1;
+    let want = match &def.kind {
+        OpKind::Elementwise(ew) => ew.arity as usize,
+        OpKind::Func(_) => return Ok(()),
+    };
     if n != want {
         return Err(crate::Error::value(format!(
             "{}() takes {want} argument{} but {n} were given",

@@ -1,0 +1,8 @@
+//! CPU inner loops with no interpreter knowledge: fast vectorisable math,
+//! elementwise block loops (vector/scalar variants) and reduction kernels,
+//! compiled for AVX-512 and AVX2+FMA with runtime dispatch.
+
+pub mod ew;
+pub mod math;
+pub mod reduce;
+pub mod simd;

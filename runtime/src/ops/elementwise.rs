@@ -1,0 +1,384 @@
+//! The elementwise op table: one `ew!` entry per op gives its arity, dtype
+//! rule, f64 reference, CPU kernels (f32/f64/i64/bool), CUDA C expression and
+//! help text. Fusion (`fuse.rs`), the walk test, the GPU code generator and
+//! `help()` all read these entries.
+//!
+//! Dtype decisions (NumPy 2 / NEP 50 with weak Python scalars, see
+//! `dtype::promote_kinds`): float-only functions (`exp`, `/`, ...) give the
+//! session's floatX for int/bool inputs (NumPy gives float64); bool arrays in
+//! arithmetic (`+ - * // % ** neg abs sign`) compute as int64 (NumPy's `+` on
+//! bool arrays is logical or); float16 computes in float32 and int32 in int64,
+//! rounded back to the stored dtype after every op.
+
+use super::{OpDef, OpKind};
+use crate::dtype::{DType, Kind, promote_kinds};
+use crate::error::{Error, Result};
+use gcalc_kernels::cpu::ew::{self as k, Kern, Src, map1, map2, map3};
+use gcalc_kernels::cpu::math::FastMath;
+
+/// How an op's compute and result dtypes follow from its operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Float functions: ints and bools compute in floatX.
+    Float,
+    /// Arithmetic: promoted; bool computes as int64.
+    Arith,
+    /// Promoted and kept, bool included (maximum, clip, floor, relu).
+    Same,
+    /// Comparisons: compute in the promoted type, give bool.
+    Cmp,
+    /// Predicates of one value (isnan): compute in its type, give bool.
+    Pred,
+    /// Logical ops: operands become bool (nonzero is true).
+    Logical,
+    /// `where(cond, x, y)`: cond becomes bool, x and y follow `Same`.
+    Where,
+}
+
+/// Inputs on which an op is defined (the walk test draws its data from this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    Any,
+    /// Every operand > 0 (log, sqrt).
+    Positive,
+    /// x > -1 (log1p).
+    AboveMinusOne,
+    /// |x| < 1.4 (tan, away from its poles).
+    Small,
+    /// The second operand is nonzero (floor_divide, mod, divide).
+    NonZeroDivisor,
+    /// Base in [-4, 4] (positive for floats), exponent an integer in [0, 4] (power).
+    Power,
+}
+
+pub struct EwDef {
+    pub arity: usize,
+    /// Parameter names, for keyword calls and help.
+    pub params: &'static [&'static str],
+    pub rule: Rule,
+    pub domain: Domain,
+    /// The truth: the op on f64 values (bools as 0/1, results of predicates as 0/1).
+    pub reference: fn(&[f64]) -> f64,
+    pub f32: Option<Kern<f32>>,
+    pub f64: Option<Kern<f64>>,
+    pub i64: Option<Kern<i64>>,
+    pub bool: Option<Kern<bool>>,
+    /// CUDA C expression over `{0}`, `{1}`, `{2}` in the compute type, using CUDA's
+    /// overloaded math so it serves float and double.
+    pub cuda: &'static str,
+    /// The expression for integer compute types when it differs from `cuda`.
+    pub cuda_int: Option<&'static str>,
+}
+
+macro_rules! kern {
+    ($t:ty, none) => {
+        None
+    };
+    ($t:ty, func ($f:path)) => {
+        Some(Kern::Map($f))
+    };
+    ($t:ty, map1 |$x:ident| $b:expr) => {
+        Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
+            map1(a, o, |$x: $t| -> $t { $b });
+            Ok(())
+        }))
+    };
+    ($t:ty, map2 |$x:ident, $y:ident| $b:expr) => {
+        Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
+            map2(a, o, |$x: $t, $y: $t| -> $t { $b });
+            Ok(())
+        }))
+    };
+    ($t:ty, map3 |$x:ident, $y:ident, $z:ident| $b:expr) => {
+        Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
+            map3(a, o, |$x: $t, $y: $t, $z: $t| -> $t { $b });
+            Ok(())
+        }))
+    };
+    ($t:ty, pred1 |$x:ident| $b:expr) => {
+        Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
+            map1(a, o, |$x: $t| -> bool { $b });
+            Ok(())
+        }))
+    };
+    ($t:ty, pred2 |$x:ident, $y:ident| $b:expr) => {
+        Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
+            map2(a, o, |$x: $t, $y: $t| -> bool { $b });
+            Ok(())
+        }))
+    };
+}
+
+/// One elementwise op: `ew!(name, [params], rule, domain, reference;
+/// float: kernel for f32 and f64; int: i64 kernel; bool: bool kernel; cuda, cuda_int; doc)`.
+macro_rules! ew {
+    ($name:literal, $sig:literal, [$($p:literal),*], $rule:ident, $dom:ident, $r:expr;
+     f: $fk:ident $(|$($fx:ident),*| $fb:expr)?;
+     i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
+     b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
+     $cuda:literal $(, $cint:literal)?; $doc:literal) => {
+        OpDef {
+            name: $name,
+            sig: $sig,
+            doc: $doc,
+            method: false,
+            kind: OpKind::Elementwise(EwDef {
+                arity: [$($p),*].len(),
+                params: &[$($p),*],
+                rule: Rule::$rule,
+                domain: Domain::$dom,
+                reference: $r,
+                f32: kern!(f32, $fk $(|$($fx),*| $fb)?),
+                f64: kern!(f64, $fk $(|$($fx),*| $fb)?),
+                i64: kern!(i64, $ik $(($ipath))? $(|$($ix),*| $ib)?),
+                bool: kern!(bool, $bk $(|$($bx),*| $bb)?),
+                cuda: $cuda,
+                cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
+            }),
+        }
+    };
+}
+
+fn b(x: bool) -> f64 {
+    x as u8 as f64
+}
+fn py_mod(x: f64, y: f64) -> f64 {
+    k::mod_f64(x, y)
+}
+fn ref_softplus(x: f64) -> f64 {
+    x.max(0.0) + (-x.abs()).exp().ln_1p()
+}
+fn ref_max(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.max(y)
+    }
+}
+fn ref_min(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else {
+        x.min(y)
+    }
+}
+fn ref_sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        x
+    }
+}
+/// Python's float `%`, as a method so one op body serves f32 and f64.
+trait PyMod {
+    fn py_mod(self, y: Self) -> Self;
+}
+impl PyMod for f32 {
+    #[inline(always)]
+    fn py_mod(self, y: f32) -> f32 {
+        k::mod_f32(self, y)
+    }
+}
+impl PyMod for f64 {
+    #[inline(always)]
+    fn py_mod(self, y: f64) -> f64 {
+        k::mod_f64(self, y)
+    }
+}
+
+#[rustfmt::skip]
+pub static OPS: &[OpDef] = &[
+    ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
+        f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: none;
+        "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator)."),
+    ew!("subtract", "subtract(x, y)", ["x", "y"], Arith, Any, |v| v[0] - v[1];
+        f: map2 |x, y| x - y; i: map2 |x, y| x.wrapping_sub(y); b: none;
+        "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator)."),
+    ew!("multiply", "multiply(x, y)", ["x", "y"], Arith, Any, |v| v[0] * v[1];
+        f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: none;
+        "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator)."),
+    ew!("divide", "divide(x, y)", ["x", "y"], Float, NonZeroDivisor, |v| v[0] / v[1];
+        f: map2 |x, y| x / y; i: none; b: none;
+        "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator)."),
+    ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
+        f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
+        "floor({0} / {1})", "gc_floordiv({0}, {1})";
+        "Division rounded toward -inf (the `//` operator); integer division by zero is an error."),
+    ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
+        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
+        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
+        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator)."),
+    ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
+        f: map2 |x, y| x.powf(y); i: func(k::power_i64); b: none;
+        "pow({0}, {1})", "gc_ipow({0}, {1})";
+        "x to the power y (the `**` operator); integers to negative integer powers are an error."),
+    ew!("negative", "negative(x)", ["x"], Arith, Any, |v| -v[0];
+        f: map1 |x| -x; i: map1 |x| x.wrapping_neg(); b: none;
+        "(-{0})"; "-x (unary minus)."),
+    ew!("equal", "equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] == v[1]);
+        f: pred2 |x, y| x == y; i: pred2 |x, y| x == y; b: none;
+        "({0} == {1})"; "x == y elementwise, giving bool."),
+    ew!("not_equal", "not_equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] != v[1]);
+        f: pred2 |x, y| x != y; i: pred2 |x, y| x != y; b: none;
+        "({0} != {1})"; "x != y elementwise, giving bool."),
+    ew!("less", "less(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] < v[1]);
+        f: pred2 |x, y| x < y; i: pred2 |x, y| x < y; b: none;
+        "({0} < {1})"; "x < y elementwise, giving bool."),
+    ew!("less_equal", "less_equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] <= v[1]);
+        f: pred2 |x, y| x <= y; i: pred2 |x, y| x <= y; b: none;
+        "({0} <= {1})"; "x <= y elementwise, giving bool."),
+    ew!("greater", "greater(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] > v[1]);
+        f: pred2 |x, y| x > y; i: pred2 |x, y| x > y; b: none;
+        "({0} > {1})"; "x > y elementwise, giving bool."),
+    ew!("greater_equal", "greater_equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] >= v[1]);
+        f: pred2 |x, y| x >= y; i: pred2 |x, y| x >= y; b: none;
+        "({0} >= {1})"; "x >= y elementwise, giving bool."),
+    ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
+        f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
+        "abs({0})"; "Absolute value."),
+    ew!("sign", "sign(x)", ["x"], Arith, Any, |v| ref_sign(v[0]);
+        f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x }; i: map1 |x| x.signum(); b: none;
+        "(({0} > 0) - ({0} < 0) + ({0} != {0}) * {0})", "(({0} > 0) - ({0} < 0))";
+        "-1, 0 or 1 by the sign of x (nan stays nan)."),
+    ew!("sqrt", "sqrt(x)", ["x"], Float, Positive, |v| v[0].sqrt();
+        f: map1 |x| x.sqrt(); i: none; b: none;
+        "sqrt({0})"; "Square root (nan for negative inputs)."),
+    ew!("rsqrt", "rsqrt(x)", ["x"], Float, Positive, |v| 1.0 / v[0].sqrt();
+        f: map1 |x| 1.0 / x.sqrt(); i: none; b: none;
+        "rsqrt({0})"; "1 / sqrt(x)."),
+    ew!("exp", "exp(x)", ["x"], Float, Any, |v| v[0].exp();
+        f: map1 |x| x.vexp(); i: none; b: none;
+        "exp({0})"; "e to the power x."),
+    ew!("expm1", "expm1(x)", ["x"], Float, Any, |v| v[0].exp_m1();
+        f: map1 |x| x.vexpm1(); i: none; b: none;
+        "expm1({0})"; "exp(x) - 1, accurate for small x."),
+    ew!("log", "log(x)", ["x"], Float, Positive, |v| v[0].ln();
+        f: map1 |x| x.vln(); i: none; b: none;
+        "log({0})"; "Natural logarithm (-inf at 0, nan below)."),
+    ew!("log1p", "log1p(x)", ["x"], Float, AboveMinusOne, |v| v[0].ln_1p();
+        f: map1 |x| x.vln1p(); i: none; b: none;
+        "log1p({0})"; "log(1 + x), accurate for small x."),
+    ew!("log2", "log2(x)", ["x"], Float, Positive, |v| v[0].log2();
+        f: map1 |x| x.vlog2(); i: none; b: none;
+        "log2({0})"; "Base-2 logarithm."),
+    ew!("sin", "sin(x)", ["x"], Float, Any, |v| v[0].sin();
+        f: map1 |x| x.sin(); i: none; b: none;
+        "sin({0})"; "Sine (radians)."),
+    ew!("cos", "cos(x)", ["x"], Float, Any, |v| v[0].cos();
+        f: map1 |x| x.cos(); i: none; b: none;
+        "cos({0})"; "Cosine (radians)."),
+    ew!("tan", "tan(x)", ["x"], Float, Small, |v| v[0].tan();
+        f: map1 |x| x.tan(); i: none; b: none;
+        "tan({0})"; "Tangent (radians)."),
+    ew!("tanh", "tanh(x)", ["x"], Float, Any, |v| v[0].tanh();
+        f: map1 |x| x.vtanh(); i: none; b: none;
+        "tanh({0})"; "Hyperbolic tangent."),
+    ew!("sigmoid", "sigmoid(x)", ["x"], Float, Any, |v| 1.0 / (1.0 + (-v[0]).exp());
+        f: map1 |x| x.vsigmoid(); i: none; b: none;
+        "(1 / (1 + exp(-{0})))"; "The logistic function 1 / (1 + exp(-x))."),
+    ew!("softplus", "softplus(x)", ["x"], Float, Any, |v| ref_softplus(v[0]);
+        f: map1 |x| x.vsoftplus(); i: none; b: none;
+        "(fmax({0}, 0) + log1p(exp(-fabs({0}))))"; "log(1 + exp(x)), computed without overflow."),
+    ew!("relu", "relu(x)", ["x"], Same, Any, |v| if v[0] > 0.0 || v[0].is_nan() { v[0] } else { 0.0 };
+        f: map1 |x| if x > 0.0 || x.is_nan() { x } else { 0.0 }; i: map1 |x| x.max(0); b: none;
+        "({0} > 0 || {0} != {0} ? {0} : 0)", "({0} > 0 ? {0} : 0)"; "max(x, 0); nan stays nan."),
+    ew!("floor", "floor(x)", ["x"], Same, Any, |v| v[0].floor();
+        f: map1 |x| x.floor(); i: map1 |x| x; b: none;
+        "floor({0})", "({0})"; "Round down; integers are kept as they are (NumPy 2)."),
+    ew!("ceil", "ceil(x)", ["x"], Same, Any, |v| v[0].ceil();
+        f: map1 |x| x.ceil(); i: map1 |x| x; b: none;
+        "ceil({0})", "({0})"; "Round up; integers are kept as they are."),
+    ew!("round", "round(x)", ["x"], Same, Any, |v| v[0].round_ties_even();
+        f: map1 |x| x.round_ties_even(); i: map1 |x| x; b: none;
+        "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy)."),
+    ew!("maximum", "maximum(x, y)", ["x", "y"], Same, Any, |v| ref_max(v[0], v[1]);
+        f: map2 |x, y| if x > y || x.is_nan() { x } else { y }; i: map2 |x, y| x.max(y); b: none;
+        "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins."),
+    ew!("minimum", "minimum(x, y)", ["x", "y"], Same, Any, |v| ref_min(v[0], v[1]);
+        f: map2 |x, y| if x < y || x.is_nan() { x } else { y }; i: map2 |x, y| x.min(y); b: none;
+        "(({0} < {1} || {0} != {0}) ? {0} : {1})", "min({0}, {1})"; "Elementwise smaller value; nan wins."),
+    ew!("clip", "clip(x, lo, hi)", ["x", "lo", "hi"], Same, Any, |v| ref_min(ref_max(v[0], v[1]), v[2]);
+        f: map3 |x, lo, hi| { let m = if x > lo || x.is_nan() { x } else { lo }; if m < hi || m.is_nan() { m } else { hi } };
+        i: map3 |x, lo, hi| x.max(lo).min(hi); b: none;
+        "fmin(fmax({0}, {1}), {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi)."),
+    ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
+        f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
+        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three)."),
+    ew!("logical_and", "logical_and(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 && v[1] != 0.0);
+        f: none; i: none; b: map2 |x, y| x & y;
+        "({0} && {1})"; "Elementwise and of truth values (nonzero is true)."),
+    ew!("logical_or", "logical_or(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 || v[1] != 0.0);
+        f: none; i: none; b: map2 |x, y| x | y;
+        "({0} || {1})"; "Elementwise or of truth values (nonzero is true)."),
+    ew!("logical_not", "logical_not(x)", ["x"], Logical, Any, |v| b(v[0] == 0.0);
+        f: none; i: none; b: map1 |x| !x;
+        "(!{0})"; "Elementwise not of truth values (nonzero is true)."),
+    ew!("isnan", "isnan(x)", ["x"], Pred, Any, |v| b(v[0].is_nan());
+        f: pred1 |x| x.is_nan(); i: pred1 |_x| false; b: none;
+        "isnan({0})", "false"; "Whether x is nan."),
+    ew!("isfinite", "isfinite(x)", ["x"], Pred, Any, |v| b(v[0].is_finite());
+        f: pred1 |x| x.is_finite(); i: pred1 |_x| true; b: none;
+        "isfinite({0})", "true"; "Whether x is neither inf nor nan."),
+];
+
+/// The compute kind and the result kind of `def` applied to operands of `kinds`.
+pub fn result_kinds(
+    name: &str,
+    def: &EwDef,
+    kinds: &[Kind],
+    float_x: DType,
+) -> Result<(Kind, Kind)> {
+    let p = promote_kinds(kinds, float_x);
+    let bool_to_int = |k: Kind| match k {
+        Kind::Strong(DType::Bool) => Kind::Strong(DType::Int64),
+        Kind::WeakBool => Kind::WeakInt,
+        k => k,
+    };
+    let to_bool = |k: Kind| {
+        if matches!(k, Kind::Strong(_)) {
+            Kind::Strong(DType::Bool)
+        } else {
+            Kind::WeakBool
+        }
+    };
+    Ok(match def.rule {
+        Rule::Float => {
+            let c = match p {
+                Kind::Strong(d) if d.is_float() => p,
+                Kind::Strong(_) => Kind::Strong(float_x),
+                _ => Kind::WeakFloat,
+            };
+            (c, c)
+        }
+        Rule::Arith => (bool_to_int(p), bool_to_int(p)),
+        Rule::Same => (p, p),
+        Rule::Cmp | Rule::Pred => (p, to_bool(p)),
+        Rule::Logical => (to_bool(p), to_bool(p)),
+        Rule::Where => {
+            let Some(values) = kinds.get(1..) else {
+                return Err(Error::internal(format!(
+                    "{name}: where needs three operands"
+                )));
+            };
+            let v = promote_kinds(values, float_x);
+            let strong = kinds.iter().any(|k| matches!(k, Kind::Strong(_)));
+            let v = match v {
+                Kind::WeakInt if strong => Kind::Strong(DType::Int64),
+                Kind::WeakFloat if strong => Kind::Strong(float_x),
+                Kind::WeakBool if strong => Kind::Strong(DType::Bool),
+                v => v,
+            };
+            (v, v)
+        }
+    })
+}
+
+/// The elementwise definition of a table entry, if it is one.
+pub fn ew_def(op: &OpDef) -> Option<&EwDef> {
+    match &op.kind {
+        OpKind::Elementwise(d) => Some(d),
+        _ => None,
+    }
+}

@@ -1,0 +1,338 @@
+//! Linear algebra: `matmul` (NumPy semantics: 1-D promotion, broadcast batch
+//! dims), `dot` (NumPy dot for up to 2-D) and `outer`. Float types go through
+//! the `gemm` crate (reading strided views in place), ints through a plain loop.
+
+use super::fuse::{self, Operand};
+use super::{OpDef, OpKind};
+use crate::array::{Array, Element, HostData, layout};
+use crate::device::Device;
+use crate::dtype::{DType, promote};
+use crate::error::{Error, Result};
+use crate::interp::{Args, Interp};
+use crate::value::Value;
+
+pub static OPS: &[OpDef] = &[
+    OpDef {
+        name: "matmul",
+        sig: "matmul(x, y)",
+        doc: "Matrix product as NumPy's matmul (the `@` operator): 1-D operands are promoted, leading dims broadcast.",
+        method: false,
+        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Matmul)),
+    },
+    OpDef {
+        name: "dot",
+        sig: "dot(x, y)",
+        doc: "NumPy's dot for arrays of up to 2 dims: inner product of vectors, matrix product, or scaling by a scalar.",
+        method: true,
+        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Dot)),
+    },
+    OpDef {
+        name: "outer",
+        sig: "outer(x, y)",
+        doc: "Outer product of two arrays (both flattened): result[i, j] = x[i] * y[j].",
+        method: false,
+        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Outer)),
+    },
+];
+
+#[derive(Clone, Copy)]
+enum Which {
+    Matmul,
+    Dot,
+    Outer,
+}
+
+fn binary(interp: &mut Interp, mut args: Args, which: Which) -> Result<Value> {
+    let x = fuse::operand(&args.req("x")?)?;
+    let y = fuse::operand(&args.req("y")?)?;
+    args.finish()?;
+    let fx = interp.float_x();
+    match which {
+        Which::Matmul => match (x, y) {
+            (Operand::Array(a), Operand::Array(b)) => Ok(Value::Array(matmul(&a, &b)?)),
+            _ => Err(Error::value("matmul: scalar operands are not allowed")
+                .with_op("matmul")
+                .with_help("use * to scale by a scalar")),
+        },
+        Which::Dot => dot(x, y, fx).map(Operand::into_value),
+        Which::Outer => match (x, y) {
+            (Operand::Array(a), Operand::Array(b)) => Ok(Value::Array(outer(&a, &b, fx)?)),
+            (x, y) => {
+                let f = |o: Operand| match o {
+                    Operand::Array(a) => a,
+                    Operand::Int(i) => Array::scalar(i),
+                    Operand::Float(f) => {
+                        Array::from_host(HostData::from_f64s(fx, [f].into_iter()), vec![])
+                    }
+                    Operand::Bool(b) => Array::scalar(b),
+                };
+                Ok(Value::Array(outer(&f(x), &f(y), fx)?))
+            }
+        },
+    }
+}
+
+/// NumPy's dot for up to 2-D operands.
+pub fn dot(x: Operand, y: Operand, float_x: DType) -> Result<Operand> {
+    match (x, y) {
+        (Operand::Array(a), Operand::Array(b)) if a.ndim() > 0 && b.ndim() > 0 => {
+            if a.ndim() > 2 || b.ndim() > 2 {
+                return Err(Error::shape(
+                    "dot",
+                    format!(
+                        "dot supports arrays of up to 2 dimensions, got shapes {} and {}",
+                        layout::fmt_shape(a.shape()),
+                        layout::fmt_shape(b.shape())
+                    ),
+                )
+                .with_help("use matmul (or @) for stacks of matrices"));
+            }
+            Ok(Operand::Array(matmul(&a, &b)?))
+        }
+        (x, y) => fuse::apply("multiply", vec![x, y], float_x),
+    }
+}
+
+/// Outer product of the flattened operands.
+pub fn outer(a: &Array, b: &Array, float_x: DType) -> Result<Array> {
+    let (a, b) = (a.contiguous()?, b.contiguous()?);
+    let (n, m) = (a.size(), b.size());
+    let av = a.view(vec![n, 1], vec![1, 0], 0);
+    let bv = b.view(vec![1, m], vec![0, 1], 0);
+    match fuse::apply(
+        "multiply",
+        vec![Operand::Array(av), Operand::Array(bv)],
+        float_x,
+    )? {
+        Operand::Array(r) => Ok(r),
+        _ => Err(Error::internal("outer: scalar result")),
+    }
+}
+
+/// NumPy matmul.
+pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
+    let sh = |a: &Array, b: &Array| {
+        format!(
+            "{} and {}",
+            layout::fmt_shape(a.shape()),
+            layout::fmt_shape(b.shape())
+        )
+    };
+    if a.ndim() == 0 || b.ndim() == 0 {
+        return Err(Error::shape(
+            "matmul",
+            format!(
+                "matmul needs arrays of at least 1 dimension, got shapes {}",
+                sh(a, b)
+            ),
+        )
+        .with_help("use * to multiply by a scalar"));
+    }
+    if a.device() != b.device() {
+        return Err(
+            Error::device(format!("operands on {} and {}", a.device(), b.device()))
+                .with_op("matmul")
+                .with_help("move one with x.to(d) or x.copyto(d)"),
+        );
+    }
+    if let Device::Gpu(_) = a.device() {
+        // GPU backend entry point: the CUDA engineer replaces this with cuBLAS.
+        return Err(crate::cuda::no_gpu());
+    }
+    // 1-D promotion: (k,) -> (1, k) on the left, (k, 1) on the right.
+    let a2 = if a.ndim() == 1 {
+        a.view(vec![1, a.shape()[0]], vec![0, a.strides()[0]], a.offset())
+    } else {
+        a.clone()
+    };
+    let b2 = if b.ndim() == 1 {
+        b.view(vec![b.shape()[0], 1], vec![b.strides()[0], 0], b.offset())
+    } else {
+        b.clone()
+    };
+    let (na, nb) = (a2.ndim(), b2.ndim());
+    let (m, k) = (a2.shape()[na - 2], a2.shape()[na - 1]);
+    let (k2, n) = (b2.shape()[nb - 2], b2.shape()[nb - 1]);
+    if k != k2 {
+        return Err(Error::shape(
+            "matmul",
+            format!("mismatch in the inner dimension: shapes {} ({k} != {k2})", sh(a, b)),
+        )
+        .with_help("the last dim of the first operand must equal the second-to-last of the second; transpose with x.T"));
+    }
+    let batch = layout::broadcast_shapes(&a2.shape()[..na - 2], &b2.shape()[..nb - 2], "matmul")
+        .map_err(|_| {
+            Error::shape(
+                "matmul",
+                format!("batch dimensions do not broadcast: shapes {}", sh(a, b)),
+            )
+            .with_help("leading dims must be equal or 1")
+        })?;
+    let dt = promote(a.dtype(), b.dtype());
+    let (a2, b2) = (as_dtype(&a2, dt)?, as_dtype(&b2, dt)?);
+    let ast = layout::broadcast_strides(&a2.shape()[..na - 2], &a2.strides()[..na - 2], &batch);
+    let bst = layout::broadcast_strides(&b2.shape()[..nb - 2], &b2.strides()[..nb - 2], &batch);
+    let aoffs: Vec<usize> = layout::OffsetIter::new(&batch, &ast, a2.offset()).collect();
+    let boffs: Vec<usize> = layout::OffsetIter::new(&batch, &bst, b2.offset()).collect();
+    let mats = Mats {
+        m,
+        n,
+        k,
+        a_rs: a2.strides()[na - 2],
+        a_cs: a2.strides()[na - 1],
+        b_rs: b2.strides()[nb - 2],
+        b_cs: b2.strides()[nb - 1],
+    };
+    let (ha, hb) = (a2.host_read()?, b2.host_read()?);
+    let host = match dt {
+        DType::Float16 => gemm_all::<half::f16>(&ha, &hb, &aoffs, &boffs, &mats)?,
+        DType::Float32 => gemm_all::<f32>(&ha, &hb, &aoffs, &boffs, &mats)?,
+        DType::Float64 => gemm_all::<f64>(&ha, &hb, &aoffs, &boffs, &mats)?,
+        _ => crate::with_dtype!(dt, T => int_all::<T>(&ha, &hb, &aoffs, &boffs, &mats)?),
+    };
+    let mut shape = batch;
+    if a.ndim() > 1 {
+        shape.push(m);
+    }
+    if b.ndim() > 1 {
+        shape.push(n);
+    }
+    Ok(Array::from_host(host, shape))
+}
+
+struct Mats {
+    m: usize,
+    n: usize,
+    k: usize,
+    a_rs: isize,
+    a_cs: isize,
+    b_rs: isize,
+    b_cs: isize,
+}
+
+fn as_dtype(a: &Array, dt: DType) -> Result<Array> {
+    if a.dtype() == dt {
+        return Ok(a.clone());
+    }
+    let data = crate::with_dtype!(dt, T => T::wrap(a.to_vec::<T>()?));
+    Ok(Array::from_host(data, a.shape().to_vec()))
+}
+
+fn gemm_all<T: Element + num_zero::Zero>(
+    ha: &HostData,
+    hb: &HostData,
+    aoffs: &[usize],
+    boffs: &[usize],
+    p: &Mats,
+) -> Result<HostData> {
+    let (da, db) = (T::slice(ha), T::slice(hb));
+    let (Some(da), Some(db)) = (da, db) else {
+        return Err(Error::internal("matmul: dtype mismatch"));
+    };
+    let mut out = vec![T::default(); aoffs.len() * p.m * p.n];
+    let work = p.m * p.n * p.k;
+    let par = if work >= 48 * 48 * 48 {
+        gemm::Parallelism::Rayon(rayon::current_num_threads())
+    } else {
+        gemm::Parallelism::None
+    };
+    for (i, (&ao, &bo)) in aoffs.iter().zip(boffs).enumerate() {
+        if p.m * p.n == 0 {
+            break;
+        }
+        let dst = &mut out[i * p.m * p.n..(i + 1) * p.m * p.n];
+        if p.k == 0 {
+            continue;
+        }
+        // SAFETY: the views lie inside their buffers (Array's invariant), the offsets
+        // come from them, dst holds m*n elements with the strides given, and nothing
+        // else touches these buffers during the call.
+        unsafe {
+            gemm::gemm(
+                p.m,
+                p.n,
+                p.k,
+                dst.as_mut_ptr(),
+                1,
+                p.n as isize,
+                false,
+                da.as_ptr().add(ao),
+                p.a_cs,
+                p.a_rs,
+                db.as_ptr().add(bo),
+                p.b_cs,
+                p.b_rs,
+                T::zero(),
+                T::one(),
+                false,
+                false,
+                false,
+                par,
+            );
+        }
+    }
+    Ok(T::wrap(out))
+}
+
+/// Zero and one for the gemm element types.
+mod num_zero {
+    pub trait Zero {
+        fn zero() -> Self;
+        fn one() -> Self;
+    }
+    impl Zero for f32 {
+        fn zero() -> f32 {
+            0.0
+        }
+        fn one() -> f32 {
+            1.0
+        }
+    }
+    impl Zero for f64 {
+        fn zero() -> f64 {
+            0.0
+        }
+        fn one() -> f64 {
+            1.0
+        }
+    }
+    impl Zero for half::f16 {
+        fn zero() -> half::f16 {
+            half::f16::ZERO
+        }
+        fn one() -> half::f16 {
+            half::f16::ONE
+        }
+    }
+}
+
+fn int_all<T: Element>(
+    ha: &HostData,
+    hb: &HostData,
+    aoffs: &[usize],
+    boffs: &[usize],
+    p: &Mats,
+) -> Result<HostData> {
+    let (Some(da), Some(db)) = (T::slice(ha), T::slice(hb)) else {
+        return Err(Error::internal("matmul: dtype mismatch"));
+    };
+    let mut out = Vec::with_capacity(aoffs.len() * p.m * p.n);
+    let mut row = vec![0i64; p.n];
+    for (&ao, &bo) in aoffs.iter().zip(boffs) {
+        for i in 0..p.m {
+            row.iter_mut().for_each(|r| *r = 0);
+            for kk in 0..p.k {
+                let av = da[(ao as isize + i as isize * p.a_rs + kk as isize * p.a_cs) as usize]
+                    .to_i64();
+                for (j, r) in row.iter_mut().enumerate() {
+                    let bv = db
+                        [(bo as isize + kk as isize * p.b_rs + j as isize * p.b_cs) as usize]
+                        .to_i64();
+                    *r = r.wrapping_add(av.wrapping_mul(bv));
+                }
+            }
+            out.extend(row.iter().map(|&r| T::from_i64(r)));
+        }
+    }
+    Ok(T::wrap(out))
+}

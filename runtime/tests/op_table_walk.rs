@@ -1,0 +1,462 @@
+//! Walks the whole op table: every elementwise op on every dtype and every
+//! device, against the entry's f64 reference, over contiguous, broadcast,
+//! transposed, 0-d and weak-scalar operands; then every reduction and the
+//! linear algebra ops against naive f64 references.
+
+use gcalc_runtime::array::layout;
+use gcalc_runtime::dtype::{DType, Kind};
+use gcalc_runtime::ops::elementwise::{Domain, EwDef, ew_def, result_kinds};
+use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
+use gcalc_runtime::ops::{self, linalg, reduce};
+use gcalc_runtime::{Array, Device, HostData};
+
+const FX: DType = DType::Float32;
+
+/// The CPU and every GPU gcalc can use.
+fn devices() -> Vec<Device> {
+    let mut v = vec![Device::Cpu];
+    v.extend((0..gcalc_runtime::cuda::gpu_count()).map(|i| Device::Gpu(i as u32)));
+    v
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// A value for operand `arg` of an op with domain `dom`, representable in `dt`.
+fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
+    let int = !dt.is_float();
+    if dt == DType::Bool {
+        return match (dom, arg) {
+            (Domain::NonZeroDivisor, 1) | (Domain::Positive, _) => 1.0,
+            _ => (r.next() < 0.5) as u8 as f64,
+        };
+    }
+    let (lo, hi) = match (dom, arg) {
+        (Domain::Positive, _) => (0.05, 5.0),
+        (Domain::AboveMinusOne, _) => (-0.9, 4.0),
+        (Domain::Small, _) => (-1.3, 1.3),
+        (Domain::Power, 0) => (if int { -4.0 } else { 0.1 }, 4.0),
+        (Domain::Power, _) => (if int { 0.0 } else { -2.0 }, if int { 4.99 } else { 2.0 }),
+        _ => (-9.0, 9.0),
+    };
+    loop {
+        let v = r.range(lo, hi);
+        let v = if int { v.floor() } else { v };
+        let v = if dt == DType::Float16 {
+            half::f16::from_f64(v).to_f64()
+        } else {
+            v
+        };
+        let zero_bad =
+            matches!(dom, Domain::Positive) || (dom == Domain::NonZeroDivisor && arg == 1);
+        if (v != 0.0 || !zero_bad) && (int || v.abs() > 0.05 || dom == Domain::Power) {
+            return v;
+        }
+    }
+}
+
+fn make(r: &mut Rng, dom: Domain, arg: usize, dt: DType, shape: &[usize]) -> Array {
+    let n: usize = shape.iter().product();
+    let v: Vec<f64> = (0..n).map(|_| sample(r, dom, arg, dt)).collect();
+    Array::from_host(HostData::from_f64s(dt, v.into_iter()), shape.to_vec())
+}
+
+/// `make`, on device `d`.
+fn mk(d: Device, r: &mut Rng, dom: Domain, arg: usize, dt: DType, shape: &[usize]) -> Array {
+    gcalc_runtime::cuda::to_device(&make(r, dom, arg, dt, shape), d).unwrap()
+}
+
+fn kind(o: &Operand) -> Kind {
+    o.kind()
+}
+
+/// Elements of `o` broadcast to `shape`, as f64 (scalars repeated).
+fn values(o: &Operand, shape: &[usize]) -> Vec<f64> {
+    let n: usize = shape.iter().product();
+    match o {
+        Operand::Array(a) => {
+            let st = layout::broadcast_strides(a.shape(), a.strides(), shape);
+            a.view(shape.to_vec(), st, a.offset()).to_f64_vec().unwrap()
+        }
+        Operand::Int(i) => vec![*i as f64; n],
+        Operand::Float(f) => vec![*f; n],
+        Operand::Bool(b) => vec![*b as u8 as f64; n],
+    }
+}
+
+fn close(got: f64, want: f64, tol: f64) -> bool {
+    if want.is_nan() {
+        return got.is_nan();
+    }
+    if want.is_infinite() {
+        return got == want;
+    }
+    (got - want).abs() <= tol * want.abs().max(1.0)
+}
+
+fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
+    let kinds: Vec<Kind> = args.iter().map(kind).collect();
+    let (_, ok) = result_kinds(name, def, &kinds, FX).unwrap();
+    let mut shape: Vec<usize> = vec![];
+    for a in &args {
+        if let Operand::Array(x) = a {
+            shape = layout::broadcast_shapes(&shape, x.shape(), name).unwrap();
+        }
+    }
+    let ins: Vec<Vec<f64>> = args.iter().map(|a| values(a, &shape)).collect();
+    let res = fuse::apply(name, args, FX).unwrap_or_else(|e| panic!("{name} {what}: {e}"));
+    let (got, dt) = match &res {
+        Operand::Array(a) => {
+            assert_eq!(a.shape(), shape.as_slice(), "{name} {what}: shape");
+            (a.to_f64_vec().unwrap(), a.dtype())
+        }
+        Operand::Int(i) => (vec![*i as f64], DType::Int64),
+        Operand::Float(f) => (vec![*f], DType::Float64),
+        Operand::Bool(b) => (vec![*b as u8 as f64], DType::Bool),
+    };
+    if let Kind::Strong(d) = ok {
+        assert_eq!(dt, d, "{name} {what}: dtype");
+    }
+    let tol = dt.tolerance().max(1e-15);
+    for (i, &g) in got.iter().enumerate() {
+        let a: Vec<f64> = ins.iter().map(|v| v[i]).collect();
+        let want = (def.reference)(&a);
+        let want = if dt == DType::Int32 {
+            want as i64 as i32 as f64
+        } else {
+            want
+        };
+        assert!(
+            close(g, want, tol),
+            "{name} {what} {dt}: at {i} inputs {a:?}: got {g}, want {want}"
+        );
+    }
+}
+
+#[test]
+fn every_elementwise_op_on_every_dtype_and_layout() {
+    let mut r = Rng(0x9e3779b97f4a7c15);
+    let mut count = 0;
+    for op in ops::all() {
+        let Some(def) = ew_def(op) else { continue };
+        let name = op.name;
+        let n = def.arity;
+        for dev in devices() {
+            for dt in DType::ALL {
+                // Contiguous, same shape.
+                let args = (0..n)
+                    .map(|i| Operand::Array(mk(dev, &mut r, def.domain, i, dt, &[5, 7])))
+                    .collect();
+                check_ew(name, def, args, "contiguous");
+                // Broadcast shapes.
+                let shapes: [&[usize]; 3] = [&[4, 1, 5], &[3, 1], &[5]];
+                let args = (0..n)
+                    .map(|i| Operand::Array(mk(dev, &mut r, def.domain, i, dt, shapes[i])))
+                    .collect();
+                check_ew(name, def, args, "broadcast");
+                // A transposed view first, then contiguous/broadcast operands.
+                let args = (0..n)
+                    .map(|i| {
+                        if i == 0 {
+                            let base = mk(dev, &mut r, def.domain, 0, dt, &[5, 6]);
+                            Operand::Array(base.view(vec![6, 5], vec![1, 6], 0))
+                        } else {
+                            Operand::Array(mk(
+                                dev,
+                                &mut r,
+                                def.domain,
+                                i,
+                                dt,
+                                if i == 1 { &[6, 5] } else { &[5] },
+                            ))
+                        }
+                    })
+                    .collect();
+                check_ew(name, def, args, "transposed");
+                // A strided (every other element) view.
+                let args = (0..n)
+                    .map(|i| {
+                        let base = mk(dev, &mut r, def.domain, i, dt, &[40]);
+                        Operand::Array(base.view(vec![20], vec![2], 1))
+                    })
+                    .collect();
+                check_ew(name, def, args, "strided");
+                // 0-d arrays.
+                let args = (0..n)
+                    .map(|i| Operand::Array(mk(dev, &mut r, def.domain, i, dt, &[])))
+                    .collect();
+                check_ew(name, def, args, "0-d");
+                // Weak scalars in each position, the rest arrays.
+                for w in 0..n {
+                    for weak in [DType::Int64, DType::Float64, DType::Bool] {
+                        let args = (0..n)
+                            .map(|i| {
+                                if i == w {
+                                    let v = sample(
+                                        &mut r,
+                                        def.domain,
+                                        i,
+                                        if weak == DType::Float64 { dt } else { weak },
+                                    );
+                                    match weak {
+                                        DType::Int64 => Operand::Int(v as i64),
+                                        DType::Bool => Operand::Bool(v != 0.0),
+                                        _ => Operand::Float(v),
+                                    }
+                                } else {
+                                    Operand::Array(mk(dev, &mut r, def.domain, i, dt, &[9]))
+                                }
+                            })
+                            .collect();
+                        check_ew(name, def, args, &format!("weak {weak} at {w}"));
+                    }
+                }
+                count += 1;
+            }
+            // Scalars only: Python-style results.
+            let args = (0..n)
+                .map(|i| Operand::Float(sample(&mut r, def.domain, i, DType::Float64)))
+                .collect();
+            check_ew(name, def, args, "scalars");
+        }
+    }
+    assert!(count >= 40 * 6, "walked {count} op/dtype pairs");
+}
+
+/// Naive reductions over the f64 values of a (contiguous copy of an) array.
+fn ref_reduce(name: &str, v: &[f64], ddof: f64) -> f64 {
+    let n = v.len() as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - ddof);
+    let first = |better: &dyn Fn(f64, f64) -> bool| {
+        let mut bi = 0;
+        for (i, &x) in v.iter().enumerate() {
+            if better(x, v[bi]) {
+                bi = i;
+            }
+        }
+        bi as f64
+    };
+    match name {
+        "sum" => v.iter().sum(),
+        "mean" => mean,
+        "prod" => v.iter().product(),
+        "max" => v.iter().cloned().fold(f64::MIN, f64::max),
+        "min" => v.iter().cloned().fold(f64::MAX, f64::min),
+        "argmax" => first(&|x, b| x > b),
+        "argmin" => first(&|x, b| x < b),
+        "var" => var,
+        "std" => var.sqrt(),
+        "any" => v.iter().any(|&x| x != 0.0) as u8 as f64,
+        "all" => v.iter().all(|&x| x != 0.0) as u8 as f64,
+        _ => panic!("{name}"),
+    }
+}
+
+#[test]
+fn every_reduction_on_every_dtype_and_axis() {
+    let mut r = Rng(12345);
+    let names = [
+        "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "any", "all",
+    ];
+    for name in names {
+        assert!(ops::lookup(name).is_some(), "{name} is in the table");
+        for dt in DType::ALL {
+            let base = make(&mut r, Domain::Small, 0, dt, &[3, 4, 5]);
+            let base = if dt.is_float() {
+                base
+            } else {
+                make(&mut r, Domain::Power, 0, dt, &[3, 4, 5])
+            };
+            let views = [base.clone(), base.view(vec![5, 4, 3], vec![1, 5, 20], 0)];
+            for a in &views {
+                let axes_list: Vec<Option<Vec<isize>>> =
+                    vec![None, Some(vec![0]), Some(vec![-1]), Some(vec![0, 2])];
+                for axes in axes_list {
+                    if matches!(name, "argmax" | "argmin")
+                        && axes.as_ref().is_some_and(|a| a.len() > 1)
+                    {
+                        continue;
+                    }
+                    for keep in [false, true] {
+                        let got = reduce::reduce(name, a, axes.as_deref(), keep, FX).unwrap();
+                        let nd = a.ndim();
+                        let red: Vec<usize> = match &axes {
+                            None => (0..nd).collect(),
+                            Some(ax) => ax
+                                .iter()
+                                .map(|&x| {
+                                    if x < 0 {
+                                        (x + nd as isize) as usize
+                                    } else {
+                                        x as usize
+                                    }
+                                })
+                                .collect(),
+                        };
+                        let kept: Vec<usize> = (0..nd).filter(|d| !red.contains(d)).collect();
+                        let oshape: Vec<usize> = kept.iter().map(|&d| a.shape()[d]).collect();
+                        let want_shape: Vec<usize> = if keep {
+                            (0..nd)
+                                .map(|d| if red.contains(&d) { 1 } else { a.shape()[d] })
+                                .collect()
+                        } else {
+                            oshape.clone()
+                        };
+                        assert_eq!(got.shape(), want_shape.as_slice(), "{name} {dt} {axes:?}");
+                        let gv = got.to_f64_vec().unwrap();
+                        let ko: Vec<usize> = layout::OffsetIter::new(
+                            &oshape,
+                            &kept.iter().map(|&d| a.strides()[d]).collect::<Vec<_>>(),
+                            a.offset(),
+                        )
+                        .collect();
+                        let rshape: Vec<usize> = red.iter().map(|&d| a.shape()[d]).collect();
+                        let rst: Vec<isize> = red.iter().map(|&d| a.strides()[d]).collect();
+                        let h = a.host_read().unwrap();
+                        let tol = got.dtype().tolerance().max(1e-12) * 4.0;
+                        for (i, &o) in ko.iter().enumerate() {
+                            let v: Vec<f64> = layout::OffsetIter::new(&rshape, &rst, o)
+                                .map(|k| h.get_f64(k))
+                                .collect();
+                            let want = ref_reduce(name, &v, 0.0);
+                            let want = if got.dtype() == DType::Bool {
+                                (want != 0.0) as u8 as f64
+                            } else {
+                                want
+                            };
+                            assert!(
+                                close(gv[i], want, tol),
+                                "{name} {dt} axes {axes:?}: got {} want {want}",
+                                gv[i]
+                            );
+                        }
+                        let want_dt = match name {
+                            "argmax" | "argmin" => DType::Int64,
+                            "any" | "all" => DType::Bool,
+                            "sum" | "prod" if !dt.is_float() => DType::Int64,
+                            "mean" | "std" | "var" if !dt.is_float() => FX,
+                            _ => dt,
+                        };
+                        assert_eq!(got.dtype(), want_dt, "{name} of {dt}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn linear_algebra_ops_against_naive_products() {
+    let mut r = Rng(777);
+    for name in ["matmul", "dot", "outer"] {
+        assert!(ops::lookup(name).is_some(), "{name} is in the table");
+    }
+    let cases: [(&[usize], &[usize]); 6] = [
+        (&[3, 4], &[4, 5]),
+        (&[4], &[4, 5]),
+        (&[3, 4], &[4]),
+        (&[4], &[4]),
+        (&[2, 1, 3, 4], &[5, 4, 2]),
+        (&[70, 65], &[65, 80]),
+    ];
+    for dt in [
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+        DType::Int32,
+        DType::Int64,
+    ] {
+        for (sa, sb) in cases {
+            let a = make(&mut r, Domain::Small, 0, dt, sa);
+            let b = make(&mut r, Domain::Small, 0, dt, sb);
+            let got = linalg::matmul(&a, &b).unwrap();
+            assert_eq!(got.dtype(), dt);
+            // Reference through explicit 2-D promotion and batch broadcasting.
+            let a2 = if sa.len() == 1 {
+                vec![1, sa[0]]
+            } else {
+                sa.to_vec()
+            };
+            let b2 = if sb.len() == 1 {
+                vec![sb[0], 1]
+            } else {
+                sb.to_vec()
+            };
+            let (m, k, n) = (a2[a2.len() - 2], a2[a2.len() - 1], b2[b2.len() - 1]);
+            let batch =
+                layout::broadcast_shapes(&a2[..a2.len() - 2], &b2[..b2.len() - 2], "t").unwrap();
+            let mut full_a = batch.clone();
+            full_a.extend([m, k]);
+            let mut full_b = batch.clone();
+            full_b.extend([k, n]);
+            let av = values(
+                &Operand::Array(a.view(a2.clone(), layout::contiguous_strides(&a2), 0)),
+                &full_a,
+            );
+            let bv = values(
+                &Operand::Array(b.view(b2.clone(), layout::contiguous_strides(&b2), 0)),
+                &full_b,
+            );
+            let gv = got.to_f64_vec().unwrap();
+            let nb: usize = batch.iter().product();
+            assert_eq!(gv.len(), nb * m * n);
+            for bi in 0..nb {
+                for i in 0..m {
+                    for j in 0..n {
+                        let (mut s, mut mag) = (0.0, 0.0);
+                        for kk in 0..k {
+                            let p = av[bi * m * k + i * k + kk] * bv[bi * k * n + kk * n + j];
+                            s += p;
+                            mag += p.abs();
+                        }
+                        let g = gv[bi * m * n + i * n + j];
+                        let tol = dt.tolerance() * 4.0 * mag.max(1.0);
+                        assert!(
+                            (g - s).abs() <= tol,
+                            "matmul {dt} {sa:?}@{sb:?}: got {g} want {s}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // A transposed operand is read in place.
+    let a = make(&mut r, Domain::Small, 0, DType::Float64, &[4, 3]);
+    let at = a.view(vec![3, 4], vec![1, 3], 0);
+    let b = make(&mut r, Domain::Small, 0, DType::Float64, &[4, 2]);
+    let got = linalg::matmul(&at, &b).unwrap().to_f64_vec().unwrap();
+    let (av, bv) = (at.to_f64_vec().unwrap(), b.to_f64_vec().unwrap());
+    for i in 0..3 {
+        for j in 0..2 {
+            let s: f64 = (0..4).map(|k| av[i * 4 + k] * bv[k * 2 + j]).sum();
+            assert!((got[i * 2 + j] - s).abs() < 1e-12);
+        }
+    }
+    // outer and dot
+    let x = Array::from_vec(vec![1.0f32, 2.0, 3.0], vec![3]);
+    let y = Array::from_vec(vec![4.0f32, 5.0], vec![2]);
+    let o = linalg::outer(&x, &y, FX).unwrap();
+    assert_eq!(o.shape(), &[3, 2]);
+    assert_eq!(
+        o.to_f64_vec().unwrap(),
+        vec![4.0, 5.0, 8.0, 10.0, 12.0, 15.0]
+    );
+    let d = linalg::dot(Operand::Array(x.clone()), Operand::Array(x.clone()), FX).unwrap();
+    let Operand::Array(d) = d else {
+        panic!("dot gives an array")
+    };
+    assert_eq!(d.shape(), &[] as &[usize]);
+    assert_eq!(d.to_f64_vec().unwrap(), vec![14.0]);
+    let _ = EwNode::Leaf(Operand::Int(0));
+}
