@@ -235,35 +235,67 @@ fn reductions_full_axis_deterministic() {
     let n = 10_000_000 + 3;
     let x = data(n, 6, -1.0, 1.0);
     let gx = cuda::copy_to_device(&f32s(&x, &[n]), G).unwrap();
-    let s1 = reduce::reduce(&gx, RedOp::Sum, None, false)
-        .unwrap()
-        .to_f64_vec()
-        .unwrap()[0];
-    let s2 = reduce::reduce(&gx, RedOp::Sum, None, false)
-        .unwrap()
-        .to_f64_vec()
-        .unwrap()[0];
+    let s1 = reduce::reduce(
+        &gx,
+        RedOp::Sum,
+        None,
+        false,
+        reduce::default_out(RedOp::Sum, (&gx).dtype()),
+    )
+    .unwrap()
+    .to_f64_vec()
+    .unwrap()[0];
+    let s2 = reduce::reduce(
+        &gx,
+        RedOp::Sum,
+        None,
+        false,
+        reduce::default_out(RedOp::Sum, (&gx).dtype()),
+    )
+    .unwrap()
+    .to_f64_vec()
+    .unwrap()[0];
     let want: f64 = x.iter().map(|&v| v as f32 as f64).sum();
     assert_eq!(s1.to_bits(), s2.to_bits(), "sum must be deterministic");
     assert!(
         (s1 - want).abs() < 1e-3 * (n as f64).sqrt(),
         "sum {s1} want {want}"
     );
-    let mx = reduce::reduce(&gx, RedOp::Max, None, false)
-        .unwrap()
-        .to_f64_vec()
-        .unwrap()[0];
+    let mx = reduce::reduce(
+        &gx,
+        RedOp::Max,
+        None,
+        false,
+        reduce::default_out(RedOp::Max, (&gx).dtype()),
+    )
+    .unwrap()
+    .to_f64_vec()
+    .unwrap()[0];
     let wmx = x.iter().map(|&v| v as f32 as f64).fold(f64::MIN, f64::max);
     assert_eq!(mx, wmx);
     // Axis reductions of a (37, 1029) float64 matrix.
     let (r, c) = (37, 1029);
     let m = data(r * c, 7, -2.0, 2.0);
     let gm = cuda::copy_to_device(&Array::from_vec(m.clone(), vec![r, c]), G).unwrap();
-    let s0 = reduce::reduce(&gm, RedOp::Sum, Some(&[0]), false).unwrap();
+    let s0 = reduce::reduce(
+        &gm,
+        RedOp::Sum,
+        Some(&[0]),
+        false,
+        reduce::default_out(RedOp::Sum, (&gm).dtype()),
+    )
+    .unwrap();
     assert_eq!(s0.shape(), &[c]);
     let w0: Vec<f64> = (0..c).map(|j| (0..r).map(|i| m[i * c + j]).sum()).collect();
     assert!(rel_err(&s0.to_f64_vec().unwrap(), &w0) < 1e-12);
-    let s1 = reduce::reduce(&gm, RedOp::Min, Some(&[1]), true).unwrap();
+    let s1 = reduce::reduce(
+        &gm,
+        RedOp::Min,
+        Some(&[1]),
+        true,
+        reduce::default_out(RedOp::Min, (&gm).dtype()),
+    )
+    .unwrap();
     assert_eq!(s1.shape(), &[r, 1]);
     let w1: Vec<f64> = (0..r)
         .map(|i| {
@@ -276,10 +308,24 @@ fn reductions_full_axis_deterministic() {
     assert_eq!(s1.to_f64_vec().unwrap(), w1);
     // Transposed view, and an int sum.
     let t = gm.view(vec![c, r], vec![1, c as isize], 0);
-    let st = reduce::reduce(&t, RedOp::Sum, Some(&[1]), false).unwrap();
+    let st = reduce::reduce(
+        &t,
+        RedOp::Sum,
+        Some(&[1]),
+        false,
+        reduce::default_out(RedOp::Sum, (&t).dtype()),
+    )
+    .unwrap();
     assert!(rel_err(&st.to_f64_vec().unwrap(), &w0) < 1e-12);
     let gi = cuda::copy_to_device(&Array::from_vec((0..1000i32).collect(), vec![1000]), G).unwrap();
-    let si = reduce::reduce(&gi, RedOp::Sum, None, false).unwrap();
+    let si = reduce::reduce(
+        &gi,
+        RedOp::Sum,
+        None,
+        false,
+        reduce::default_out(RedOp::Sum, (&gi).dtype()),
+    )
+    .unwrap();
     assert_eq!(si.dtype(), DType::Int64);
     assert_eq!(si.to_f64_vec().unwrap(), vec![499500.0]);
 }

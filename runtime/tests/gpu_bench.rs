@@ -120,7 +120,14 @@ fn bench() {
     });
     println!("GCALC fused_exp_z2_y_10M_f32 {t:.2}");
     let t = time_us(&g, 50, || {
-        reduce::reduce(&x, RedOp::Sum, None, false).unwrap();
+        reduce::reduce(
+            &x,
+            RedOp::Sum,
+            None,
+            false,
+            reduce::default_out(RedOp::Sum, (&x).dtype()),
+        )
+        .unwrap();
     });
     println!("GCALC sum_10M_f32 {t:.2}");
     let m = 4096;

@@ -33,9 +33,11 @@ impl RedOp {
     }
 }
 
-/// Accumulator dtype of a reduction over `d` (ints and bools sum in int64, floats in themselves, float16 in float32).
+/// Accumulator dtype of a reduction over `d`: float sums and products in
+/// float64 (as the CPU path), ints and bools in int64; max/min in the type itself.
 pub fn reduce_acc(op: RedOp, d: DType) -> DType {
     match (op, d) {
+        (RedOp::Sum | RedOp::Prod, DType::Float16 | DType::Float32) => DType::Float64,
         (_, DType::Float16) => DType::Float32,
         (RedOp::Sum | RedOp::Prod, DType::Bool | DType::Int32) => DType::Int64,
         (RedOp::Max | RedOp::Min, DType::Bool) => DType::Int32,
@@ -43,16 +45,18 @@ pub fn reduce_acc(op: RedOp, d: DType) -> DType {
     }
 }
 
-/// The reduction translation unit with three kernels: `red_all`, `red_rows`, `red_cols`.
-pub fn reduce_source(op: RedOp, d: DType) -> String {
+/// The reduction translation unit with three kernels: `red_all`, `red_rows`,
+/// `red_cols`, reading `d`, accumulating in `reduce_acc(op, d)`, writing `out`.
+pub fn reduce_source(op: RedOp, d: DType, out: DType) -> String {
     let t = codegen::storage_type(d);
     let a = codegen::ctype(reduce_acc(op, d));
+    let o = codegen::storage_type(out);
     let f = op.functor();
     let vec = codegen::vector_width([d].into_iter());
     format!(
-        "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {a}* out) {{ reduce_all<{t}, {a}, {f}, {vec}>(x, n, partial, ticket, out); }}\n\
-extern \"C\" __global__ void red_rows(const {t}* x, long long outer, long long r, {a}* out) {{ reduce_rows<{t}, {a}, {f}>(x, outer, r, out); }}\n\
-extern \"C\" __global__ void red_cols(const {t}* x, long long outer, long long r, long long inner, {a}* out) {{ reduce_cols<{t}, {a}, {f}>(x, outer, r, inner, out); }}\n"
+        "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {o}* out) {{ reduce_all<{t}, {a}, {f}, {vec}, {o}>(x, n, partial, ticket, out); }}\n\
+extern \"C\" __global__ void red_rows(const {t}* x, long long outer, long long r, {o}* out) {{ reduce_rows<{t}, {a}, {f}, {o}>(x, outer, r, out); }}\n\
+extern \"C\" __global__ void red_cols(const {t}* x, long long outer, long long r, long long inner, {o}* out) {{ reduce_cols<{t}, {a}, {f}, {o}>(x, outer, r, inner, out); }}\n"
     )
 }
 

@@ -34,10 +34,13 @@ template <typename OP, typename A> __device__ __forceinline__ A block_reduce(A v
 }
 
 template <typename T> __device__ __forceinline__ T ldf(T x) { return x; }
+template <typename O> struct Out { template <typename A> __device__ static O cvt(A v) { return (O)v; } };
+template <> struct Out<__half> { template <typename A> __device__ static __half cvt(A v) { return __double2half((double)v); } };
+template <> struct Out<bool> { template <typename A> __device__ static bool cvt(A v) { return v != (A)0; } };
 __device__ __forceinline__ float ldf(__half x) { return __half2float(x); }
 
-template <typename T, typename A, typename OP, int VEC>
-__device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned* ticket, A* out) {
+template <typename T, typename A, typename OP, int VEC, typename O>
+__device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned* ticket, O* out) {
   __shared__ A sh[32];
   __shared__ bool last;
   A acc = OP::template id<A>();
@@ -65,13 +68,13 @@ __device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned*
   for (int i = threadIdx.x; i < gridDim.x; i += blockDim.x) v = OP::f(v, ((volatile A*)partial)[i]);
   __syncthreads();
   v = block_reduce<OP, A>(v, sh);
-  if (threadIdx.x == 0) { *out = v; *ticket = 0u; }
+  if (threadIdx.x == 0) { *out = Out<O>::cvt(v); *ticket = 0u; }
 }
 
 // Axis reduction of a contiguous (outer, r, inner) array.
 // inner == 1: one warp per output (lanes stride over r); else one thread per output.
-template <typename T, typename A, typename OP>
-__device__ void reduce_rows(const T* __restrict__ x, i64 outer, i64 r, A* out) {
+template <typename T, typename A, typename OP, typename O>
+__device__ void reduce_rows(const T* __restrict__ x, i64 outer, i64 r, O* out) {
   i64 w = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int lane = threadIdx.x & 31;
   if (w >= outer) return;
@@ -79,15 +82,15 @@ __device__ void reduce_rows(const T* __restrict__ x, i64 outer, i64 r, A* out) {
   A acc = OP::template id<A>();
   for (i64 i = lane; i < r; i += 32) acc = OP::f(acc, (A)ldf(p[i]));
   for (int o = 16; o > 0; o >>= 1) acc = OP::f(acc, shfl_down(acc, o));
-  if (lane == 0) out[w] = acc;
+  if (lane == 0) out[w] = Out<O>::cvt(acc);
 }
-template <typename T, typename A, typename OP>
-__device__ void reduce_cols(const T* __restrict__ x, i64 outer, i64 r, i64 inner, A* out) {
+template <typename T, typename A, typename OP, typename O>
+__device__ void reduce_cols(const T* __restrict__ x, i64 outer, i64 r, i64 inner, O* out) {
   i64 t = (i64)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= outer * inner) return;
   i64 o = t / inner, in = t % inner;
   const T* p = x + o * r * inner + in;
   A acc = OP::template id<A>();
   for (i64 i = 0; i < r; i++) acc = OP::f(acc, (A)ldf(p[i * inner]));
-  out[t] = acc;
+  out[t] = Out<O>::cvt(acc);
 }

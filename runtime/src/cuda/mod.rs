@@ -10,6 +10,7 @@ pub mod compile;
 pub mod custom;
 pub mod driver;
 pub mod ew;
+pub mod fuse;
 pub mod info;
 pub mod reduce;
 pub mod rng;

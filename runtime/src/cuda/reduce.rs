@@ -17,37 +17,60 @@ use std::ffi::c_void;
 
 const THREADS: u32 = 512;
 
-fn functions(g: &super::driver::Gpu, op: RedOp, d: DType) -> Result<Vec<compile::Func>> {
-    let key = format!("red{op:?}{d:?}");
+fn functions(
+    g: &super::driver::Gpu,
+    op: RedOp,
+    d: DType,
+    out: DType,
+) -> Result<Vec<compile::Func>> {
+    let key = format!("red{op:?}{d:?}{out:?}");
     compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
-        reduce_source(op, d)
+        reduce_source(op, d, out)
     })
 }
 
-/// Reduce `x` over `axes` (all when None). The result has dtype `reduce_acc(op, x.dtype)`;
-/// `keepdims` keeps reduced axes as 1.
-pub fn reduce(x: &Array, op: RedOp, axes: Option<&[usize]>, keepdims: bool) -> Result<Array> {
+/// The dtype a reduction gives by default: sums and products of ints and
+/// bools are int64, of floats the float type; max/min keep the dtype.
+pub fn default_out(op: RedOp, d: DType) -> DType {
+    match (op, d) {
+        (RedOp::Sum | RedOp::Prod, d) if !d.is_float() => DType::Int64,
+        (_, d) => d,
+    }
+}
+
+/// Reduce `x` over `axes` (all when None) into dtype `out`; `keepdims` keeps
+/// reduced axes as 1. Several axes reduce one after another (in the accumulator type).
+pub fn reduce(
+    x: &Array,
+    op: RedOp,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    out: DType,
+) -> Result<Array> {
     let nd = x.ndim();
-    let all: Vec<usize> = (0..nd).collect();
-    let mut axes: Vec<usize> = axes.map(|a| a.to_vec()).unwrap_or(all);
+    let mut axes: Vec<usize> = axes
+        .map(|a| a.to_vec())
+        .unwrap_or_else(|| (0..nd).collect());
     axes.sort_unstable();
     axes.dedup();
-    if let Some(&bad) = axes
-        .iter()
-        .find(|&&a| a >= nd.max(1) && !(nd == 0 && a == 0))
-    {
+    if let Some(&bad) = axes.iter().find(|&&a| a >= nd) {
         return Err(Error::value(format!(
             "axis {bad} is out of range for an array of {nd} dimensions"
         )));
     }
-    let full = axes.len() >= nd;
-    let mut r = if full {
-        reduce_all(x, op)?
+    let mut r = if axes.len() == nd {
+        reduce_all(x, op, out)?
     } else {
         let mut cur = x.clone();
-        // Reduce the highest axis first so the lower axis numbers stay valid.
-        for &a in axes.iter().rev() {
-            cur = reduce_axis(&cur, op, a)?;
+        // Highest axis first so lower axis numbers stay valid.
+        for (k, &a) in axes.iter().rev().enumerate() {
+            let last = k + 1 == axes.len();
+            let to = if last {
+                out
+            } else {
+                reduce_acc(op, cur.dtype())
+            };
+            cur = reduce_axis(&cur, op, a, to)?;
         }
         cur
     };
@@ -71,23 +94,26 @@ fn gpu_of(x: &Array) -> Result<std::sync::Arc<super::driver::Gpu>> {
     }
 }
 
-/// The whole array to a 0-d array.
-pub fn reduce_all(x: &Array, op: RedOp) -> Result<Array> {
+/// The whole array to a 0-d array of dtype `out`.
+pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
     let g = gpu_of(x)?;
     let x = if x.is_contiguous() {
         x.clone()
     } else {
         super::ew::copy(x, x.dtype())?
     };
-    let acc = reduce_acc(op, x.dtype());
-    let fs = functions(&g, op, x.dtype())?;
+    if x.size() == 0 {
+        let v = if op == RedOp::Prod { 1.0 } else { 0.0 };
+        return super::ew::full(&[], v, out_dt, g.ordinal);
+    }
+    let fs = functions(&g, op, x.dtype(), out_dt)?;
     let blocks = (2 * g.sms).max(1);
-    // Workspace: partials, then the ticket (zeroed once; the last block resets it).
+    // Workspace: 8-byte partials, then the ticket (reset by the last block).
     let ws = DeviceBuffer::alloc(&g, DType::Float64, blocks as usize + 1)?;
     let ticket = ws.ptr_at(blocks as usize);
     unsafe { cudarc::driver::result::memset_d8_async(ticket, 0, 4, g.stream) }
         .map_err(|e| g.err(e, "preparing a reduction"))?;
-    let out = DeviceBuffer::alloc(&g, acc, 1)?;
+    let out = DeviceBuffer::alloc(&g, out_dt, 1)?;
     let src = array_buffer(&x)?;
     let mut xp = src.ptr_at(x.offset());
     let mut n = x.size() as i64;
@@ -114,8 +140,8 @@ pub fn reduce_all(x: &Array, op: RedOp) -> Result<Array> {
     Ok(array_of(out, vec![]))
 }
 
-/// Reduce one axis of `x`.
-pub fn reduce_axis(x: &Array, op: RedOp, axis: usize) -> Result<Array> {
+/// Reduce one axis of `x` into dtype `out_dt`.
+pub fn reduce_axis(x: &Array, op: RedOp, axis: usize, out_dt: DType) -> Result<Array> {
     let g = gpu_of(x)?;
     let x = if x.is_contiguous() {
         x.clone()
@@ -126,23 +152,14 @@ pub fn reduce_axis(x: &Array, op: RedOp, axis: usize) -> Result<Array> {
     let outer: usize = shape[..axis].iter().product();
     let r = shape[axis];
     let inner: usize = shape[axis + 1..].iter().product();
-    let acc = reduce_acc(op, x.dtype());
     let mut out_shape = shape.to_vec();
     out_shape.remove(axis);
-    let out = DeviceBuffer::alloc(&g, acc, outer * inner)?;
-    if outer * inner == 0 {
-        return Ok(array_of(out, out_shape));
+    if outer * inner == 0 || r == 0 {
+        let v = if op == RedOp::Prod { 1.0 } else { 0.0 };
+        return super::ew::full(&out_shape, v, out_dt, g.ordinal);
     }
-    if r == 0 {
-        let z = super::ew::full(
-            &out_shape,
-            if op == RedOp::Prod { 1.0 } else { 0.0 },
-            acc,
-            g.ordinal,
-        )?;
-        return Ok(z);
-    }
-    let fs = functions(&g, op, x.dtype())?;
+    let out = DeviceBuffer::alloc(&g, out_dt, outer * inner)?;
+    let fs = functions(&g, op, x.dtype(), out_dt)?;
     let src = array_buffer(&x)?;
     let mut xp = src.ptr_at(x.offset());
     let (mut o, mut rr, mut inn) = (outer as i64, r as i64, inner as i64);
@@ -184,4 +201,58 @@ pub fn reduce_axis(x: &Array, op: RedOp, axis: usize) -> Result<Array> {
         )?;
     }
     Ok(array_of(out, out_shape))
+}
+
+/// The op table's reductions on a GPU array (`red`: which axes reduce).
+/// sum/prod/max/min/mean run on the device with the CPU path's dtypes; the
+/// others (std, var, argmax, argmin, any, all) go through the host for now.
+pub fn reduce_named(
+    name: &str,
+    a: &Array,
+    red: &[bool],
+    keepdims: bool,
+    ddof: i64,
+    float_x: DType,
+) -> Result<Array> {
+    let axes: Vec<usize> = (0..red.len()).filter(|&d| red[d]).collect();
+    let d = a.dtype();
+    let op = match name {
+        "sum" | "mean" => RedOp::Sum,
+        "prod" => RedOp::Prod,
+        "max" => RedOp::Max,
+        "min" => RedOp::Min,
+        _ => {
+            let h = a.to_host()?;
+            let iax: Vec<isize> = axes.iter().map(|&x| x as isize).collect();
+            let r = crate::ops::reduce::reduce_ddof(name, &h, Some(&iax), keepdims, ddof, float_x)?;
+            return crate::cuda::to_device(&r, a.device());
+        }
+    };
+    if matches!(op, RedOp::Max | RedOp::Min) && axes.iter().any(|&x| a.shape()[x] == 0) {
+        return Err(Error::value(format!(
+            "zero-size array to reduction operation {name} which has no identity"
+        ))
+        .with_op(name));
+    }
+    if name == "mean" {
+        let m: usize = axes.iter().map(|&x| a.shape()[x]).product();
+        let out = if d.is_float() { d } else { float_x };
+        let acc = if d.is_float() {
+            DType::Float64
+        } else {
+            DType::Int64
+        };
+        let s = reduce(a, op, Some(&axes), keepdims, acc)?;
+        let e = super::ew::Expr::Op {
+            template: "({0} / {1})".into(),
+            compute: DType::Float64,
+            result: DType::Float64,
+            args: vec![
+                super::ew::Expr::Array(s),
+                super::ew::Expr::Float(m as f64, DType::Float64),
+            ],
+        };
+        return super::ew::eval(&e, out, None, None);
+    }
+    reduce(a, op, Some(&axes), keepdims, default_out(op, d))
 }
