@@ -42,6 +42,8 @@ fn gpu_arrays_through_the_session() {
         return;
     }
     let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    // contexts.gcalc (MXNet's tutorial): arrays start on the CPU there.
+    ok(&mut s, "set device = cpu");
     ok(&mut s, "x = array([1, 2, 3])");
     assert_eq!(ok(&mut s, "x.device"), "cpu(0)");
     ok(&mut s, "y = x.copyto(gpu()); z = x.to(gpu())");
@@ -51,6 +53,42 @@ fn gpu_arrays_through_the_session() {
     );
     assert_eq!(ok(&mut s, "y.device"), "gpu(0)");
     assert_eq!(ok(&mut s, "y.tolist()"), "[1, 2, 3]");
+    // The op table on the GPU: fused elementwise, operands on two devices, reductions, matmul.
+    assert_eq!(ok(&mut s, "(exp(z + 2) * y).device"), "gpu(0)");
+    assert_eq!(
+        ok(
+            &mut s,
+            "(exp(z + 2) * y).tolist() == (exp(x + 2) * x).tolist()"
+        ),
+        "true"
+    );
+    let e = run(&mut s, "x + y");
+    assert!(e.contains("cpu(0)") && e.contains("gpu(0)"), "{e}");
+    assert_eq!(ok(&mut s, "y.sum().item()"), "6");
+    assert_eq!(ok(&mut s, "y.astype(float32).mean().item()"), "2.0");
+    ok(
+        &mut s,
+        "seed(3); A = randn((64, 32)); B = randn((32, 16)); gA = A.to(gpu()); gB = B.to(gpu())",
+    );
+    assert_eq!(
+        ok(
+            &mut s,
+            "max(abs((gA @ gB).to(cpu()) - A @ B)).item() < 1e-4"
+        ),
+        "true"
+    );
+    assert_eq!(
+        ok(
+            &mut s,
+            "max(abs(gA.sum(axis=0).to(cpu()) - A.sum(axis=0))).item() < 1e-4"
+        ),
+        "true"
+    );
+    assert_eq!(
+        ok(&mut s, "gA.argmax().item() == A.argmax().item()"),
+        "true"
+    );
+    assert_eq!(ok(&mut s, "gA.max(axis=1, keepdims=true).shape"), "(64, 1)");
     let shown = ok(&mut s, "y");
     assert!(shown.contains("1 2 3"), "{shown}");
     // The same random numbers on every device.
@@ -100,6 +138,18 @@ fn gpu_arrays_through_the_session() {
         "big = zeros(1000000, device=gpu()); big = none; sync()",
     );
     ok(&mut s, "set allow_gc = true");
+    // Out of memory: an error naming the statement, the size, the largest GPU variables; the session goes on.
+    ok(&mut s, "big = zeros(1000000, device=gpu())");
+    let e = run(
+        &mut s,
+        "huge = zeros((1000000, 1000000), dtype=float64, device=gpu())",
+    );
+    println!("{e}");
+    assert!(
+        e.contains("out of memory") && e.contains("largest GPU variables: big"),
+        "{e}"
+    );
+    ok(&mut s, "big = none; sync()");
     // Custom kernels (PyCUDA's SourceModule).
     ok(
         &mut s,
