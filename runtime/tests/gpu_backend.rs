@@ -52,7 +52,7 @@ fn rel_err(got: &[f64], want: &[f64]) -> f64 {
     (num / den.max(1e-300)).sqrt()
 }
 
-fn op(t: &str, d: DType, args: Vec<Expr>) -> Expr {
+fn op(t: &'static str, d: DType, args: Vec<Expr>) -> Expr {
     Expr::Op {
         template: t.into(),
         compute: d,

@@ -33,7 +33,7 @@ fn time_us(g: &cuda::Gpu, reps: usize, mut f: impl FnMut()) -> f64 {
     median(v)
 }
 
-fn op(t: &str, args: Vec<Expr>) -> Expr {
+fn op(t: &'static str, args: Vec<Expr>) -> Expr {
     Expr::Op {
         template: t.into(),
         compute: DType::Float32,

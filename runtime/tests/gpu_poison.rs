@@ -22,7 +22,7 @@ fn illegal_address_poisons_the_gpu_and_the_session_goes_on() {
     let blocking = std::env::var("GCALC_POISON_BLOCKING").as_deref() == Ok("1");
     let mut s = Session::new(Default::default(), Box::new(Captured::default()));
     let setup = format!(
-        "set launch_blocking = {blocking}\nm = cuda_module(\"\"\"\nextern \"C\" __global__ void bad(float *p) {{ float *q = 0; q[threadIdx.x + 1000] = p[0]; }}\n\"\"\")\na = zeros(4, device=gpu())\ncpu_value = 42"
+        "set launch_blocking = {blocking}\nm = cuda_module(\"\"\"\nextern \"C\" __global__ void bad(float *p) {{ p[threadIdx.x + 0x100000000000ULL] = 1.0f; }}\n\"\"\")\na = zeros(4, device=gpu())\ncpu_value = 42"
     );
     let r = s.execute(&setup, "poison.gcalc");
     assert!(r.error.is_none(), "{:?}", r.error.map(|e| e.rendered));

@@ -42,7 +42,7 @@ pub enum Arg {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Instr {
     /// CUDA C expression with `{0}`, `{1}`, `{2}` placeholders.
-    pub template: String,
+    pub template: std::borrow::Cow<'static, str>,
     pub args: Vec<Arg>,
     /// Type the operands are converted to before the expression.
     pub compute: DType,

@@ -30,6 +30,7 @@ pub struct Gpu {
     pub name: String,
     pub total_mem: usize,
     poisoned: Mutex<Option<String>>,
+    is_poisoned: AtomicBool,
     /// Statements that queued work since the last good sync (text, newest last).
     ring: Mutex<Vec<Stmt>>,
     /// Loaded functions by kernel key.
@@ -135,6 +136,7 @@ fn init(i: u32) -> Result<Gpu> {
         name: result::device::get_name(dev).unwrap_or_else(|_| "NVIDIA GPU".into()),
         total_mem: unsafe { result::device::total_mem(dev) }.unwrap_or(0),
         poisoned: Mutex::new(None),
+        is_poisoned: AtomicBool::new(false),
         ring: Mutex::new(Vec::new()),
         functions: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
@@ -152,14 +154,20 @@ impl Gpu {
 
     /// Make this GPU's context current on the calling thread; a poisoned GPU is an error.
     pub fn bind(&self) -> Result<()> {
-        if let Some(why) = self.poison_reason() {
+        if self.is_poisoned.load(Ordering::Relaxed)
+            && let Some(why) = self.poison_reason()
+        {
             return Err(poisoned_error(self.ordinal, &why));
+        }
+        if BOUND.with(|b| b.get()) == self.ctx as usize {
+            return Ok(());
         }
         let cur = result::ctx::get_current().map_err(|e| self.err(e, "binding the context"))?;
         if cur != Some(self.ctx) {
             unsafe { result::ctx::set_current(self.ctx) }
                 .map_err(|e| self.err(e, "binding the context"))?;
         }
+        BOUND.with(|b| b.set(self.ctx as usize));
         Ok(())
     }
 
@@ -167,7 +175,7 @@ impl Gpu {
         self.poisoned.lock().map(|p| p.clone()).unwrap_or(None)
     }
     pub fn is_poisoned(&self) -> bool {
-        self.poison_reason().is_some()
+        self.is_poisoned.load(Ordering::Relaxed)
     }
 
     /// allow_gc=true: the pool gives memory back at each sync (threshold 0);
@@ -192,6 +200,7 @@ impl Gpu {
             if let Ok(mut p) = self.poisoned.lock() {
                 p.get_or_insert(why.clone());
             }
+            self.is_poisoned.store(true, Ordering::Relaxed);
             let mut err = poisoned_error(self.ordinal, &why);
             let ring = self.take_ring();
             if !ring.is_empty() {
@@ -320,6 +329,8 @@ pub fn err_name(e: DriverError) -> String {
 type Stmt = (Arc<Source>, Span);
 
 thread_local! {
+    /// The context this thread last bound (only gcalc binds contexts here).
+    static BOUND: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     static CURRENT: RefCell<Option<Stmt>> = const { RefCell::new(None) };
 }
 

@@ -25,7 +25,7 @@ pub enum Expr {
     Int(i64, DType),
     Op {
         /// CUDA C expression over `{0}` `{1}` `{2}` (the op table's template).
-        template: String,
+        template: std::borrow::Cow<'static, str>,
         /// dtype the operands are converted to.
         compute: DType,
         /// dtype of the value (bool for comparisons).
