@@ -17,8 +17,14 @@ pub enum DType {
 }
 
 impl DType {
-    pub const ALL: [DType; 6] =
-        [DType::Bool, DType::Int32, DType::Int64, DType::Float16, DType::Float32, DType::Float64];
+    pub const ALL: [DType; 6] = [
+        DType::Bool,
+        DType::Int32,
+        DType::Int64,
+        DType::Float16,
+        DType::Float32,
+        DType::Float64,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -98,9 +104,8 @@ pub fn promote(a: DType, b: DType) -> DType {
         (Bool, x) | (x, Bool) => x,
         (Int32, Int64) | (Int64, Int32) => Int64,
         // NumPy: int32/int64 with any float -> float64.
-        (Int32 | Int64, Float16 | Float32 | Float64) | (Float16 | Float32 | Float64, Int32 | Int64) => {
-            Float64
-        }
+        (Int32 | Int64, Float16 | Float32 | Float64)
+        | (Float16 | Float32 | Float64, Int32 | Int64) => Float64,
         (x, y) => x.max(y),
     }
 }

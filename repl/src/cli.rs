@@ -10,6 +10,10 @@ pub const USAGE: &str = "usage:
   gcalc FILE.gcalc [ARGS...]    run a script; args() gives ARGS
   gcalc -e CODE                 run CODE and show the value of its last expression
   gcalc -                       run standard input as a script
+  gcalc jupyter install [--user | --sys-prefix | --prefix DIR]
+                                install the Jupyter kernelspec (default --user)
+  gcalc jupyter kernel CONNECTION_FILE
+                                run the Jupyter kernel (Jupyter starts this)
 options:
   --flags name=value,...        session flags (device, floatX, allow_gc, launch_blocking, profile)
   -h, --help                    this text
@@ -22,6 +26,41 @@ pub enum Command {
     Script { path: String, args: Vec<String> },
     Eval(String),
     Stdin,
+    JupyterInstall(crate::jupyter::install::Dest),
+    JupyterKernel(String),
+}
+
+/// `gcalc jupyter ...` after the word `jupyter`.
+fn parse_jupyter(rest: &[String]) -> Result<Command, String> {
+    use crate::jupyter::install::Dest;
+    match rest.first().map(String::as_str) {
+        Some("install") => {
+            let mut dest = Dest::User;
+            let mut i = 1;
+            while i < rest.len() {
+                match rest[i].as_str() {
+                    "--user" => dest = Dest::User,
+                    "--sys-prefix" => dest = Dest::SysPrefix,
+                    "--prefix" => {
+                        let d = rest.get(i + 1).ok_or("--prefix needs a directory")?;
+                        dest = Dest::Prefix(d.clone());
+                        i += 1;
+                    }
+                    a if a.starts_with("--prefix=") => {
+                        dest = Dest::Prefix(a["--prefix=".len()..].to_string())
+                    }
+                    a => return Err(format!("jupyter install: unknown option `{a}`")),
+                }
+                i += 1;
+            }
+            Ok(Command::JupyterInstall(dest))
+        }
+        Some("kernel") => match rest.get(1..) {
+            Some([file]) => Ok(Command::JupyterKernel(file.clone())),
+            _ => Err("jupyter kernel needs exactly one CONNECTION_FILE".into()),
+        },
+        _ => Err("jupyter needs `install` or `kernel`".into()),
+    }
 }
 
 pub struct Cmd {
@@ -72,6 +111,12 @@ pub fn parse(args: &[String]) -> Result<Cmd, String> {
                 });
             }
             _ if a.starts_with('-') && a.len() > 1 => return Err(format!("unknown option `{a}`")),
+            "jupyter" => {
+                return Ok(Cmd {
+                    command: parse_jupyter(&args[i + 1..])?,
+                    flags,
+                });
+            }
             _ => {
                 return Ok(Cmd {
                     command: Command::Script {
@@ -113,5 +158,7 @@ pub fn run(cmd: Cmd) -> u8 {
         Command::Eval(code) => script::run_code(flags, &code, "<-e>", true),
         Command::Repl => terminal::run(flags),
         Command::Stdin => script::run_stdin(flags),
+        Command::JupyterInstall(dest) => crate::jupyter::install::run(&dest),
+        Command::JupyterKernel(file) => crate::jupyter::run_kernel(&file, flags),
     }
 }

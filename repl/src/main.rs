@@ -3,6 +3,7 @@
 //! (`gcalc jupyter ...`). The only crate that knows rustyline or Jupyter.
 
 mod cli;
+mod jupyter;
 mod script;
 mod terminal;
 

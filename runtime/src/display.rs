@@ -92,6 +92,7 @@ fn repr_inline(v: &Value) -> String {
 }
 
 /// Rich display data for a value (`None` for `none`, which a prompt does not show).
+/// A figure gives PNG and SVG (rendered once per figure) and its text.
 pub fn display_data(v: &Value) -> Option<DisplayData> {
     match v {
         Value::None => None,
@@ -101,6 +102,9 @@ pub fn display_data(v: &Value) -> Option<DisplayData> {
             ..Default::default()
         }),
         Value::Object(o) => {
+            if let Some(fig) = o.as_any().downcast_ref::<crate::plot::Figure>() {
+                return Some(fig.display_data());
+            }
             if let Some(fig) = o.as_any().downcast_ref::<crate::output::DisplayData>() {
                 return Some(fig.clone());
             }

@@ -13,6 +13,7 @@ pub mod interp;
 pub mod npy;
 pub mod ops;
 pub mod output;
+pub mod plot;
 pub mod random;
 pub mod session;
 pub mod value;

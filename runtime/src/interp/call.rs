@@ -241,27 +241,20 @@ impl Interp {
         self.loop_depth = saved_loop;
         self.frames.pop();
         self.pending_return = None;
-        result.map_err(|e| {
-            if !Arc::ptr_eq(&f.source, &self.source)
-                && !e.notes.iter().any(|n| n.contains(" in function "))
-            {
-                let (line, _) = gcalc_lang::span::line_col(
-                    &f.source.text,
-                    e.span.map_or(0, |s| s.start as usize),
-                );
-                let text = gcalc_lang::span::line_text(&f.source.text, line)
-                    .trim()
-                    .to_string();
-                let mut e = e;
-                e.notes.push(format!(
-                    "in function {} ({}:{line}: {text})",
-                    f.name, f.source.name
-                ));
-                e.span = Some(span);
-                e
-            } else {
-                e
+        result.map_err(|mut e| {
+            // A traceback line for each call the error passed through.
+            if e.kind != crate::ErrorKind::Interrupted {
+                let (line, _) = gcalc_lang::span::line_col(&self.source.text, span.start as usize);
+                e.notes.push(format!("in {}(), called at {}:{line}", f.name, self.source.name));
+                if !Arc::ptr_eq(&f.source, &self.source) {
+                    // The span belongs to another source: point at the call instead.
+                    let (fl, _) = gcalc_lang::span::line_col(&f.source.text, e.span.map_or(0, |s| s.start as usize));
+                    let text = gcalc_lang::span::line_text(&f.source.text, fl).trim().to_string();
+                    e.notes.push(format!("the error is at {}:{fl}: {text}", f.source.name));
+                    e.span = Some(span);
+                }
             }
+            e
         })
     }
 

@@ -51,6 +51,22 @@ pub(crate) fn operand_value(o: Operand) -> Value {
     }
 }
 
+/// A fusion node, or a value that cannot be one.
+type Node = std::result::Result<EwNode, Value>;
+
+/// A leaf: numeric values join the fused tree, others stay values.
+fn leaf(v: Value) -> Node {
+    match fuse::operand(&v) {
+        Ok(o) if is_numeric(&v) => Ok(EwNode::Leaf(o)),
+        _ => Err(v),
+    }
+}
+
+/// The node of an operand that must be numeric.
+fn numeric(n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
+    n.or_else(|v| fuse::operand(&v).map(EwNode::Leaf).map_err(|e| e.at(span)))
+}
+
 fn is_numeric(v: &Value) -> bool {
     matches!(
         v,
@@ -172,69 +188,57 @@ impl Interp {
     /// Evaluate a maximal elementwise subtree as one fused operation.
     fn eval_ew(&mut self, e: &Expr) -> Result<Value> {
         let node = self.ew_node(e)?;
-        Ok(operand_value(fuse::eval(node, self.float_x())?))
+        self.node_to_value(node)
     }
 
-    /// Build the fusion tree of `e`; non-elementwise children are evaluated and become leaves.
-    fn ew_node(&mut self, e: &Expr) -> Result<EwNode> {
-        let leaf = |v: Value, span| -> Result<EwNode> {
-            Ok(EwNode::Leaf(fuse::operand(&v).map_err(|err| err.at(span))?))
-        };
+    /// Build the fusion tree of `e`; non-elementwise children are evaluated and
+    /// become leaves. A non-numeric result (a string joined with `+`, a tuple)
+    /// comes back as `Err(value)`: it cannot be part of a fused tree.
+    fn ew_node(&mut self, e: &Expr) -> Result<Node> {
         match &e.kind {
             ExprKind::Unary { op, operand } => {
-                let inner = self.ew_node(operand)?;
+                let inner = numeric(self.ew_node(operand)?, operand.span)?;
                 match op {
-                    UnaryOp::Pos => Ok(inner),
-                    UnaryOp::Neg => Ok(EwNode::Op {
-                        op: op_named("negative")?,
-                        args: vec![inner],
-                    }),
+                    UnaryOp::Pos => Ok(Ok(inner)),
+                    UnaryOp::Neg => Ok(Ok(EwNode::Op { op: op_named("negative")?, args: vec![inner] })),
                 }
             }
-            ExprKind::Binary {
-                op: BinOp::MatMul, ..
-            } => {
+            ExprKind::Binary { op: BinOp::MatMul, .. } => {
                 let v = self.eval_matmul(e)?;
-                leaf(v, e.span)
+                Ok(leaf(v))
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
-                Ok(EwNode::Op {
-                    op: binop_def(*op)?,
-                    args: vec![l, r],
-                })
+                match (l, r) {
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: binop_def(*op)?, args: vec![l, r] })),
+                    (l, r) => {
+                        // Strings, tuples and lists: `+` joins, `*` repeats.
+                        let lv = self.node_to_value(l)?;
+                        let rv = self.node_to_value(r)?;
+                        Ok(Err(sequence_op(*op, &lv, &rv)?))
+                    }
+                }
             }
-            ExprKind::Compare {
-                op: op @ (CmpOp::Is | CmpOp::IsNot),
-                lhs,
-                rhs,
-            } => {
+            ExprKind::Compare { op: op @ (CmpOp::Is | CmpOp::IsNot), lhs, rhs } => {
                 let l = self.eval(lhs)?;
                 let r = self.eval(rhs)?;
                 let same = self.identical(&l, &r);
-                Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is {
-                    same
-                } else {
-                    !same
-                })))
+                Ok(Ok(EwNode::Leaf(Operand::Bool(if *op == CmpOp::Is { same } else { !same }))))
             }
             ExprKind::Compare { op, lhs, rhs } => {
                 // Non-numeric comparisons (strings, devices, dtypes...) are structural.
-                let l = self.ew_node_or_value(lhs)?;
-                let r = self.ew_node_or_value(rhs)?;
+                let l = self.ew_node(lhs)?;
+                let r = self.ew_node(rhs)?;
                 match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(EwNode::Op {
-                        op: cmp_def(*op)?,
-                        args: vec![l, r],
-                    }),
+                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op { op: cmp_def(*op)?, args: vec![l, r] })),
                     (l, r) => {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
                         let eq = self.values_equal(&lv, &rv);
                         match op {
-                            CmpOp::Eq => Ok(EwNode::Leaf(Operand::Bool(eq))),
-                            CmpOp::Ne => Ok(EwNode::Leaf(Operand::Bool(!eq))),
+                            CmpOp::Eq => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
+                            CmpOp::Ne => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
                             _ => Err(Error::type_(format!(
                                 "`{}` is not defined between a {} and a {}",
                                 op.symbol(),
@@ -250,49 +254,28 @@ impl Interp {
                     Some(def) => {
                         let mut nodes = Vec::with_capacity(args.len());
                         for a in args {
-                            nodes.push(self.ew_node(&a.value)?);
+                            let n = self.ew_node(&a.value)?;
+                            nodes.push(numeric(n, a.value.span)?);
                         }
                         crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(e.span))?;
-                        Ok(EwNode::Op {
-                            op: def,
-                            args: nodes,
-                        })
+                        Ok(Ok(EwNode::Op { op: def, args: nodes }))
                     }
                     None => {
                         let v = self.eval(e)?;
-                        leaf(v, e.span)
+                        Ok(leaf(v))
                     }
                 }
             }
             _ => {
                 let v = self.eval(e)?;
-                leaf(v, e.span)
+                Ok(leaf(v))
             }
         }
     }
 
-    /// A fusion node when `e` is numeric, else its (non-numeric) value.
-    fn ew_node_or_value(&mut self, e: &Expr) -> Result<std::result::Result<EwNode, Value>> {
-        match &e.kind {
-            ExprKind::Unary { .. } | ExprKind::Binary { .. } | ExprKind::Compare { .. } => {
-                Ok(Ok(self.ew_node(e)?))
-            }
-            ExprKind::Call { func, .. } if self.elementwise_callee(func).is_some() => {
-                Ok(Ok(self.ew_node(e)?))
-            }
-            _ => {
-                let v = self.eval(e)?;
-                if is_numeric(&v) {
-                    Ok(Ok(EwNode::Leaf(fuse::operand(&v)?)))
-                } else {
-                    Ok(Err(v))
-                }
-            }
-        }
-    }
-
-    fn node_to_value(&mut self, n: std::result::Result<EwNode, Value>) -> Result<Value> {
+    fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
+            Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),
             Ok(node) => Ok(operand_value(fuse::eval(node, self.float_x())?)),
             Err(v) => Ok(v),
         }
@@ -501,4 +484,31 @@ impl Interp {
 pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
     ops::lookup(name)
         .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+}
+
+/// `+` and `*` on strings, tuples and lists (Python's meaning).
+fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
+    let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
+    match (op, l, r) {
+        (BinOp::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(format!("{a}{b}"))),
+        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect())),
+        (BinOp::Add, Value::List(a), Value::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
+        (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
+            Ok(Value::str(a.repeat(repeat(*n))))
+        }
+        (BinOp::Mul, Value::List(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
+            Ok(Value::list(a.iter().cloned().cycle().take(a.len() * repeat(*n)).collect()))
+        }
+        _ => Err(Error::type_(format!(
+            "`{}` is not defined between a {} and a {}",
+            op.symbol(),
+            l.type_name(),
+            r.type_name()
+        ))
+        .with_help(if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {
+            "for elementwise math on a list, make an array first: array([...])"
+        } else {
+            "convert with str(), int() or float() first"
+        })),
+    }
 }

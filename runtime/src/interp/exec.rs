@@ -271,38 +271,37 @@ impl Interp {
             };
             super::eval::operand_value(fuse::eval(node, self.float_x()).map_err(|e| e.at(span))?)
         };
-        match (&cur, target) {
-            (Value::Array(x), _) => {
-                let in_place = match &result {
-                    Value::Array(r) => r.shape() == x.shape(),
-                    _ => true,
-                };
-                let shared = !matches!(target, Target::Name(_))
-                    || std::sync::Arc::strong_count(x.storage()) > 2;
-                if in_place && shared {
-                    let src = self.to_array_like(&result, x)?;
-                    if let Value::Array(r) = &result
-                        && r.dtype() != x.dtype()
-                        && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
-                    {
-                        return Err(Error::dtype(
-                            op.symbol(),
-                            format!(
-                                "cannot write the {} result of `{}=` into a {} array in place",
-                                r.dtype(),
-                                op.symbol(),
-                                x.dtype()
-                            ),
-                        )
-                        .at(span)
-                        .with_help(format!(
-                            "write `x = x {} ...` to make a new array, or astype first",
-                            op.symbol()
-                        )));
-                    }
-                    return x.assign(&[], &src).map_err(|e| e.at(span));
+        match (&cur, &result) {
+            (Value::Array(x), Value::Array(r)) => {
+                let sym = op.symbol();
+                if r.shape() != x.shape() {
+                    return Err(Error::shape(
+                        sym,
+                        format!(
+                            "`{sym}=` would change the shape from {} to {}",
+                            crate::array::layout::fmt_shape(x.shape()),
+                            crate::array::layout::fmt_shape(r.shape())
+                        ),
+                    )
+                    .at(span)
+                    .with_help(format!("write `x = x {sym} ...` to make a new array")));
                 }
-                self.assign(target, result)
+                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype()) {
+                    return Err(Error::dtype(
+                        sym,
+                        format!("cannot write the {} result of `{sym}=` into a {} array in place", r.dtype(), x.dtype()),
+                    )
+                    .at(span)
+                    .with_help(format!("write `x = x {sym} ...` to make a new array, or astype first")));
+                }
+                // The only holder of the buffer: rebinding is the same as writing in
+                // place, and saves a pass. Otherwise write through (views see it).
+                let sole = matches!(target, Target::Name(_)) && std::sync::Arc::strong_count(x.storage()) <= 2;
+                if sole {
+                    let r = if r.dtype() == x.dtype() { r.clone() } else { r.astype(x.dtype())? };
+                    return self.assign(target, Value::Array(r));
+                }
+                x.assign(&[], r).map_err(|e| e.at(span))
             }
             _ => self.assign(target, result),
         }

@@ -54,6 +54,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         shape::OPS,
         random_ops::OPS,
         io::OPS,
+        crate::plot::OPS,
     ]
 }
 

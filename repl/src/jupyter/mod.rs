@@ -1,0 +1,12 @@
+//! The Jupyter kernel: `gcalc jupyter install` writes a kernelspec and
+//! `gcalc jupyter kernel CONNECTION_FILE` serves the messaging protocol 5.x
+//! over ZeroMQ, driving one `Session`.
+
+mod history;
+pub mod install;
+mod kernel;
+mod sink;
+mod wire;
+mod worker;
+
+pub use kernel::run as run_kernel;

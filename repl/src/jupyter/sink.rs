@@ -1,0 +1,212 @@
+//! The `Output` a kernel's session writes to: streams, display data,
+//! `clear_output`, `progress` (one display updated in place) go to IOPub with
+//! the running cell's request as parent; `input(prompt)` asks the front-end
+//! on the stdin channel and waits for its `input_reply`.
+
+use super::wire::{self, Request};
+use gcalc_runtime::output::Progress;
+use gcalc_runtime::{DisplayData, Output};
+use jupyter_protocol::JupyterMessage;
+use serde_json::{Map, Value, json};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// What goes to the IOPub task: a whole message, or stream text that the
+/// task merges with the text queued right behind it.
+pub enum IoPub {
+    Msg(Box<JupyterMessage>),
+    Stream {
+        parent: Box<Request>,
+        name: &'static str,
+        text: String,
+    },
+}
+
+/// The running cell, as the sink needs it.
+#[derive(Default)]
+pub struct Ctx {
+    pub parent: Option<Request>,
+    pub allow_stdin: bool,
+    pub progress_id: Option<String>,
+}
+
+/// State shared by the worker, the sink and the control task.
+#[derive(Default)]
+pub struct Shared {
+    ctx: Mutex<Ctx>,
+    /// Set by an interrupt; ends a wait for input.
+    pub interrupted: AtomicBool,
+}
+
+impl Shared {
+    pub fn ctx(&self) -> MutexGuard<'_, Ctx> {
+        self.ctx.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+pub struct JupyterOutput {
+    pub shared: Arc<Shared>,
+    pub iopub: UnboundedSender<IoPub>,
+    pub stdin_out: UnboundedSender<JupyterMessage>,
+    pub stdin_in: Receiver<String>,
+}
+
+/// A MIME bundle for display data.
+pub fn mime_bundle(d: &DisplayData) -> Value {
+    let mut m = Map::new();
+    m.insert("text/plain".into(), json!(d.text));
+    if let Some(h) = &d.html {
+        m.insert("text/html".into(), json!(h));
+    }
+    if let Some(png) = &d.png {
+        m.insert("image/png".into(), json!(base64(png)));
+    }
+    if let Some(svg) = &d.svg {
+        m.insert("image/svg+xml".into(), json!(svg));
+    }
+    Value::Object(m)
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for (i, shift) in [18, 12, 6, 0].iter().enumerate() {
+            if i <= c.len() {
+                out.push(T[(n >> shift) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+impl JupyterOutput {
+    fn parent(&self) -> Option<Request> {
+        self.shared.ctx().parent.clone()
+    }
+
+    fn publish(&self, msg_type: &str, content: Value) {
+        let parent = self.parent();
+        let _ = self.iopub.send(IoPub::Msg(Box::new(wire::iopub(
+            parent.as_ref(),
+            msg_type,
+            content,
+        ))));
+    }
+
+    fn stream(&self, name: &'static str, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(parent) = self.parent() {
+            let _ = self.iopub.send(IoPub::Stream {
+                parent: Box::new(parent),
+                name,
+                text: text.to_string(),
+            });
+        }
+    }
+}
+
+impl Output for JupyterOutput {
+    fn stdout(&mut self, text: &str) {
+        self.stream("stdout", text);
+    }
+    fn stderr(&mut self, text: &str) {
+        self.stream("stderr", text);
+    }
+    fn display(&mut self, data: &DisplayData) {
+        self.publish(
+            "display_data",
+            json!({"data": mime_bundle(data), "metadata": {}, "transient": {}}),
+        );
+    }
+    fn rich(&self) -> bool {
+        true
+    }
+    fn clear_output(&mut self, wait: bool) {
+        self.publish("clear_output", json!({ "wait": wait }));
+    }
+    fn input(&mut self, prompt: &str) -> Option<String> {
+        let (parent, allow) = {
+            let c = self.shared.ctx();
+            (c.parent.clone(), c.allow_stdin)
+        };
+        let parent = match parent {
+            Some(p) if allow => p,
+            _ => {
+                self.stderr("input(): this front-end does not accept input requests\n");
+                return None;
+            }
+        };
+        while self.stdin_in.try_recv().is_ok() {}
+        let req = wire::reply(
+            &parent,
+            "input_request",
+            json!({"prompt": prompt, "password": false}),
+        );
+        self.stdin_out.send(req).ok()?;
+        loop {
+            match self.stdin_in.recv_timeout(Duration::from_millis(50)) {
+                Ok(s) => return Some(s),
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.shared.interrupted.swap(false, Ordering::Relaxed) {
+                        return None;
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+    fn progress(&mut self, p: &Progress) {
+        let line = p.render_line(30);
+        let html = match p.total {
+            Some(t) => format!(
+                "<progress value=\"{}\" max=\"{t}\" style=\"width:30em\"></progress> <code>{line}</code>",
+                p.done
+            ),
+            None => format!("<code>{line}</code>"),
+        };
+        let data = json!({"text/plain": line, "text/html": html});
+        let (id, first) = {
+            let mut c = self.shared.ctx();
+            match &c.progress_id {
+                Some(id) => (id.clone(), false),
+                None => {
+                    let id = uuid::Uuid::new_v4().to_string();
+                    c.progress_id = Some(id.clone());
+                    (id, true)
+                }
+            }
+        };
+        let content = json!({"data": data, "metadata": {}, "transient": {"display_id": id}});
+        if first {
+            self.publish("display_data", content);
+        } else {
+            self.publish("update_display_data", content);
+        }
+        if p.finished {
+            self.shared.ctx().progress_id = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn base64_matches_rfc4648() {
+        assert_eq!(super::base64(b""), "");
+        assert_eq!(super::base64(b"f"), "Zg==");
+        assert_eq!(super::base64(b"fo"), "Zm8=");
+        assert_eq!(super::base64(b"foo"), "Zm9v");
+        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
+    }
+}

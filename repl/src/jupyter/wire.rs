@@ -1,0 +1,159 @@
+//! The wire format seam: turns a signed ZeroMQ multipart message into a
+//! leniently parsed request (missing fields get defaults, a bad signature is
+//! rejected), and builds replies and IOPub messages as raw JSON content so
+//! that nothing is ever sent as `null` where the spec wants `{}`.
+
+use jupyter_protocol::{Header, JupyterMessage, UnknownMessage};
+use jupyter_zmq_client::RawMessage;
+use serde_json::{Map, Value, json};
+
+/// One verified incoming message.
+#[derive(Clone)]
+pub struct Request {
+    /// Header, identities and parent: what replies are built from.
+    pub msg: JupyterMessage,
+    pub content: Value,
+}
+
+impl Request {
+    pub fn msg_type(&self) -> &str {
+        &self.msg.header.msg_type
+    }
+    pub fn msg_id(&self) -> &str {
+        &self.msg.header.msg_id
+    }
+    pub fn str_field(&self, name: &str) -> Option<&str> {
+        self.content.get(name).and_then(Value::as_str)
+    }
+    pub fn bool_field(&self, name: &str, default: bool) -> bool {
+        self.content
+            .get(name)
+            .and_then(Value::as_bool)
+            .unwrap_or(default)
+    }
+    pub fn int_field(&self, name: &str) -> Option<i64> {
+        self.content.get(name).and_then(Value::as_i64)
+    }
+}
+
+/// Why an incoming message was dropped.
+pub enum Rejected {
+    BadSignature,
+    Malformed(String),
+}
+
+/// Verify the signature and parse a message; never fails on missing fields.
+pub fn parse(zmsg: zeromq::ZmqMessage, mac: &Option<ring::hmac::Key>) -> Result<Request, Rejected> {
+    let raw = RawMessage::from_multipart(zmsg, mac).map_err(|e| match e {
+        jupyter_zmq_client::RuntimeError::VerifyError(_) => Rejected::BadSignature,
+        other => Rejected::Malformed(other.to_string()),
+    })?;
+    let header_v: Value = raw
+        .jparts
+        .first()
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .unwrap_or_else(|| json!({}));
+    let header = lenient_header(header_v);
+    let parent_header = raw
+        .jparts
+        .get(1)
+        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        .map(lenient_header_opt)
+        .unwrap_or(None);
+    let content: Value = raw
+        .jparts
+        .get(3)
+        .and_then(|b| serde_json::from_slice(b).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    let msg = JupyterMessage {
+        zmq_identities: raw.zmq_identities,
+        header: header.clone(),
+        parent_header,
+        metadata: json!({}),
+        content: UnknownMessage {
+            msg_type: header.msg_type.clone(),
+            content: json!({}),
+        }
+        .into(),
+        buffers: Vec::new(),
+        channel: None,
+    };
+    Ok(Request { msg, content })
+}
+
+fn lenient_header_opt(v: Value) -> Option<Header> {
+    match &v {
+        Value::Object(m) if m.contains_key("msg_id") => Some(lenient_header(v)),
+        _ => None,
+    }
+}
+
+/// A header with every required field present (defaults for the missing).
+fn lenient_header(v: Value) -> Header {
+    let mut m = match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    for key in ["msg_id", "username", "session", "msg_type"] {
+        if !m.get(key).is_some_and(Value::is_string) {
+            m.insert(key.into(), json!(""));
+        }
+    }
+    if !m.get("version").is_some_and(Value::is_string) {
+        m.insert("version".into(), json!("5.3"));
+    }
+    let full = Value::Object(m.clone());
+    serde_json::from_value::<Header>(full).unwrap_or_else(|_| {
+        // A date we cannot read: drop it and take the default.
+        m.remove("date");
+        serde_json::from_value::<Header>(Value::Object(m)).unwrap_or_else(|_| fallback_header())
+    })
+}
+
+fn fallback_header() -> Header {
+    JupyterMessage::new(UnknownMessage::default(), None).header
+}
+
+/// A reply to `parent` on its own socket (same identities).
+pub fn reply(parent: &Request, msg_type: &str, content: Value) -> JupyterMessage {
+    JupyterMessage::new(
+        UnknownMessage {
+            msg_type: msg_type.into(),
+            content,
+        },
+        Some(&parent.msg),
+    )
+}
+
+/// An IOPub message whose parent is `parent` (no routing identities: every
+/// subscriber gets it).
+pub fn iopub(parent: Option<&Request>, msg_type: &str, content: Value) -> JupyterMessage {
+    let mut m = JupyterMessage::new(
+        UnknownMessage {
+            msg_type: msg_type.into(),
+            content,
+        },
+        parent.map(|p| &p.msg),
+    );
+    m.zmq_identities = Vec::new();
+    m
+}
+
+/// `execute_request` -> `execute_reply`.
+pub fn reply_type(msg_type: &str) -> String {
+    match msg_type.strip_suffix("_request") {
+        Some(base) => format!("{base}_reply"),
+        None => format!("{msg_type}_reply"),
+    }
+}
+
+/// The content of an error reply for a request gcalc does not handle.
+pub fn unsupported(msg_type: &str) -> Value {
+    json!({
+        "status": "error",
+        "ename": "UnsupportedRequest",
+        "evalue": format!("gcalc does not support `{msg_type}`"),
+        "traceback": [],
+    })
+}
