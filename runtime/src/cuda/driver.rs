@@ -99,6 +99,11 @@ pub fn gpu(i: u32) -> Result<Arc<Gpu>> {
     Ok(g.clone())
 }
 
+/// Whether GPU `i` was started and then poisoned (cheap; never starts one).
+pub fn is_poisoned(i: u32) -> bool {
+    gpu_if_started(i).is_some_and(|g| g.is_poisoned())
+}
+
 /// GPU `i` if it was already initialised (never starts one).
 pub fn gpu_if_started(i: u32) -> Option<Arc<Gpu>> {
     let reg = registry().as_ref().ok()?;

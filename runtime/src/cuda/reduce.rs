@@ -224,7 +224,10 @@ pub fn reduce_named(
         _ => {
             let h = a.to_host()?;
             let iax: Vec<isize> = axes.iter().map(|&x| x as isize).collect();
-            let r = crate::ops::reduce::reduce_ddof(name, &h, Some(&iax), keepdims, ddof, float_x)?;
+            // All axes: None (argmax/argmin take one axis or none, not a tuple).
+            let iax = (axes.len() < a.ndim()).then_some(iax);
+            let r =
+                crate::ops::reduce::reduce_ddof(name, &h, iax.as_deref(), keepdims, ddof, float_x)?;
             return crate::cuda::to_device(&r, a.device());
         }
     };
