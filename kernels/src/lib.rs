@@ -2,6 +2,7 @@
 //! (SIMD-friendly), and the CUDA C sources and code generator for fused kernels.
 
 pub mod cpu;
+pub mod cuda;
 pub mod dtype;
 
 pub use dtype::DType;

@@ -220,7 +220,8 @@ impl Flags {
             DeviceFlag::Cpu => Device::Cpu,
             DeviceFlag::Gpu(i) => Device::Gpu(i),
             DeviceFlag::Auto => {
-                if crate::cuda::gpu_count() > 0 {
+                // A poisoned gpu(0) sends new arrays back to the CPU, so a session goes on.
+                if crate::cuda::gpu_count() > 0 && !crate::cuda::driver::is_poisoned(0) {
                     Device::Gpu(0)
                 } else {
                     Device::Cpu

@@ -166,6 +166,9 @@ pub fn uniform(
 ) -> Result<Array> {
     float_dtype(dtype, "uniform")?;
     let n = numel(shape, dtype)?;
+    if let (Device::Gpu(i), DType::Float32 | DType::Float64) = (device, dtype) {
+        return crate::cuda::rng::draw(rng, shape, dtype, false, lo, hi, i);
+    }
     let u = rng.uniforms(n, dtype);
     let v: Vec<f64> = u.into_iter().map(|u| lo + (hi - lo) * u).collect();
     place(from_f64s(shape, dtype, &v)?, device)
@@ -193,6 +196,9 @@ pub fn normal(
         );
     }
     let n = numel(shape, dtype)?;
+    if let (Device::Gpu(i), DType::Float32 | DType::Float64) = (device, dtype) {
+        return crate::cuda::rng::draw(rng, shape, dtype, true, mu, sigma, i);
+    }
     let z = rng.normals(n, dtype);
     let v: Vec<f64> = z.into_iter().map(|z| mu + sigma * z).collect();
     place(from_f64s(shape, dtype, &v)?, device)

@@ -106,10 +106,13 @@ impl Session {
                 value: v.as_ref().and_then(display::display_data),
                 error: None,
             },
-            Ok(Err(e)) => ExecOutcome {
-                value: None,
-                error: Some(self.render(vec![e], source_name, code)),
-            },
+            Ok(Err(e)) => {
+                let e = self.annotate_gpu_error(e);
+                ExecOutcome {
+                    value: None,
+                    error: Some(self.render(vec![e], source_name, code)),
+                }
+            }
             Err(p) => {
                 let msg = p
                     .downcast_ref::<String>()
@@ -124,6 +127,47 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// GPU failures name the variables they concern: a poisoned GPU lists the
+    /// arrays lost on it; out of memory lists the largest GPU variables.
+    fn annotate_gpu_error(&self, mut e: Error) -> Error {
+        let poisoned =
+            e.kind == ErrorKind::Device && e.message.contains("poisons the CUDA context");
+        if !(poisoned || e.kind == ErrorKind::OutOfMemory) {
+            return e;
+        }
+        let mut gpu_vars: Vec<(String, usize, String)> = self
+            .interp
+            .globals
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Value::Array(a) if a.device().is_gpu() => {
+                    Some((k.clone(), a.nbytes(), a.device().to_string()))
+                }
+                _ => None,
+            })
+            .collect();
+        gpu_vars.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        if poisoned {
+            let names: Vec<String> = gpu_vars
+                .iter()
+                .map(|v| format!("{} ({})", v.0, v.2))
+                .collect();
+            e = e.with_note(if names.is_empty() {
+                "no GPU variables were lost".to_string()
+            } else {
+                format!("GPU variables lost: {}", names.join(", "))
+            });
+        } else if !gpu_vars.is_empty() {
+            let top: Vec<String> = gpu_vars
+                .iter()
+                .take(5)
+                .map(|v| format!("{} {}", v.0, crate::cuda::buffer::fmt_bytes(v.1)))
+                .collect();
+            e = e.with_note(format!("largest GPU variables: {}", top.join(", ")));
+        }
+        e
     }
 
     fn render(&self, errors: Vec<Error>, source_name: &str, code: &str) -> ExecError {

@@ -113,6 +113,14 @@ pub(crate) fn place(a: Array, device: Device) -> Result<Array> {
 
 impl Array {
     pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
+        if let Device::Gpu(i) = device {
+            let e = match value {
+                Scalar::Float(f) => crate::cuda::ew::Expr::Float(f, dtype),
+                Scalar::Int(n) => crate::cuda::ew::Expr::Int(n, dtype),
+                Scalar::Bool(b) => crate::cuda::ew::Expr::Int(b as i64, dtype),
+            };
+            return crate::cuda::ew::eval(&e, dtype, Some(shape), Some(i));
+        }
         let a = crate::with_dtype!(dtype, T => { let x: T = value.to_elem(); alloc_with::<T>(shape, |_| x)? });
         place(a, device)
     }

@@ -103,6 +103,12 @@ impl Array {
     /// `x[idx]`: a view for ints/slices/newaxis/ellipsis, a copy when an
     /// integer array or a boolean mask is among the indices.
     pub fn index(&self, idx: &[Index]) -> Result<Array> {
+        if self.device().is_gpu() && idx.iter().any(|i| matches!(i, Index::Array(_))) {
+            // Gathers of GPU arrays go through the host (correct; a gather kernel later).
+            let h = self.to_host()?;
+            let hidx = host_indices(idx)?;
+            return super::create::place(h.index(&hidx)?, self.device());
+        }
         match self.select(idx)? {
             Selection::View(v) => Ok(v),
             Selection::Gather { shape, offsets } => {
@@ -150,7 +156,9 @@ impl Array {
             )
             .with_help("the value's trailing dimensions must equal the selection's, or be 1")
         })?;
-        host_only(self, "assign")?;
+        if self.device().is_gpu() {
+            return crate::cuda::buffer::assign_through_host(self, idx, &src);
+        }
         host_only(&src, "assign")?;
         crate::with_dtype!(self.dtype(), T => {
             // Read the source completely first: it may share this buffer (x[1:] = x[:-1]).
@@ -240,7 +248,11 @@ impl Array {
                 }
                 Index::Ellipsis => {}
                 Index::Array(a) => {
-                    host_only(&a, "index")?;
+                    let a = if a.device().is_gpu() {
+                        a.to_host()?
+                    } else {
+                        a.clone()
+                    };
                     if a.dtype() == DType::Bool {
                         let k = a.ndim();
                         let dims = &self.shape()[ax..ax + k];
@@ -398,4 +410,14 @@ impl Array {
 /// Write `v` into every element of `a` (in place, its own buffer).
 pub fn fill<T: Element>(a: &Array, v: T) -> Result<()> {
     a.assign(&[], &Array::scalar(v))
+}
+
+/// The same indices with any GPU index arrays copied to the host.
+pub(crate) fn host_indices(idx: &[Index]) -> Result<Vec<Index>> {
+    idx.iter()
+        .map(|i| match i {
+            Index::Array(a) if a.device().is_gpu() => Ok(Index::Array(a.to_host()?)),
+            other => Ok(other.clone()),
+        })
+        .collect()
 }

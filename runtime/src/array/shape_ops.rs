@@ -188,6 +188,9 @@ impl Array {
         if dtype == self.dtype() {
             return self.copy();
         }
+        if self.device().is_gpu() {
+            return crate::cuda::ew::copy(self, dtype);
+        }
         host_only(self, "astype")?;
         let data = crate::with_dtype!(dtype, T => T::wrap(self.to_vec::<T>()?));
         Ok(Array::from_host(data, self.shape().to_vec()))
@@ -231,9 +234,6 @@ impl Array {
         let mut shape = first.shape().to_vec();
         shape[ax] = total;
         checked_numel(&shape, dtype)?;
-        for a in arrays {
-            host_only(a, "concat")?;
-        }
         let outer: usize = shape[..ax].iter().product();
         let data = crate::with_dtype!(dtype, T => {
             let parts = arrays.iter().map(|a| a.to_vec::<T>()).collect::<Result<Vec<_>>>()?;

@@ -64,13 +64,21 @@ pub static OPS: &[OpDef] = &[
         kind: OpKind::Func(mem),
         grad: None,
     },
+    OpDef {
+        name: "cuda_module",
+        sig: "cuda_module(src, device=gpu())",
+        doc: "Compile CUDA C source (PyCUDA's SourceModule) with NVRTC; its `extern \"C\" __global__` kernels become attributes: `mod.k(args..., block=(x,y,z), grid=(x,y,z), shared=bytes)` launches one.",
+        method: false,
+        kind: OpKind::Func(cuda_module),
+        grad: None,
+    },
 ];
 
 /// Error unless GPU `i` is usable.
 pub fn check_gpu(i: u32) -> Result<()> {
     let n = crate::cuda::gpu_count();
     if n == 0 {
-        return Err(crate::cuda::no_gpu());
+        return Err(crate::cuda::why_no_gpu());
     }
     if i as usize >= n {
         return Err(Error::device(format!(
@@ -84,7 +92,7 @@ pub fn check_gpu(i: u32) -> Result<()> {
 
 /// Wait for every device's queued work (a no-op on the CPU).
 pub fn sync_all() -> Result<()> {
-    Ok(())
+    crate::cuda::sync_all()
 }
 
 pub fn device_arg(v: &Value) -> Result<Device> {
@@ -137,7 +145,9 @@ fn devices(i: &mut Interp, a: Args) -> Result<Value> {
         list.push(Value::Device(Device::Gpu(g as u32)));
     }
     if n == 0 {
-        text.push_str(&format!("no GPU: {}\n", crate::cuda::no_gpu().message));
+        text.push_str(&format!("no GPU: {}\n", crate::cuda::why_no_gpu().message));
+    } else {
+        text.push_str(&crate::cuda::info::devices_text());
     }
     i.out.stdout(&text);
     Ok(Value::list(list))
@@ -146,7 +156,14 @@ fn devices(i: &mut Interp, a: Args) -> Result<Value> {
 fn sync(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.opt("x")?;
     a.finish()?;
-    sync_all()?;
+    match &x {
+        Some(Value::Array(arr)) => {
+            if let Device::Gpu(i) = arr.device() {
+                crate::cuda::gpu(i)?.sync()?;
+            }
+        }
+        _ => sync_all()?,
+    }
     Ok(x.unwrap_or(Value::None))
 }
 
@@ -179,6 +196,30 @@ fn mem(i: &mut Interp, a: Args) -> Result<Value> {
     if crate::cuda::gpu_count() == 0 {
         i.out
             .stdout("no GPU: nothing is allocated on a device (CPU arrays use ordinary memory)\n");
+    } else {
+        let t = crate::cuda::info::mem_text()?;
+        i.out.stdout(&t);
     }
     Ok(Value::None)
+}
+
+fn cuda_module(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let src = match a.req("src")? {
+        Value::Str(s) => s,
+        other => {
+            return Err(Error::type_(format!(
+                "cuda_module() needs CUDA C source as a string, not a {}",
+                other.type_name()
+            )));
+        }
+    };
+    let dev = match a.opt("device")? {
+        Some(v) => device_arg(&v)?,
+        None => match i.default_device() {
+            Device::Cpu if crate::cuda::gpu_count() > 0 => Device::Gpu(0),
+            d => d,
+        },
+    };
+    a.finish()?;
+    crate::cuda::custom::cuda_module(&src, dev)
 }

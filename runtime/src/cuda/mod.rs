@@ -1,36 +1,27 @@
-//! The CUDA backend seam: device buffers, and (with the GPU issue) streams,
-//! NVRTC kernels, the pool allocator and cuBLAS through cudarc.
-//!
-//! Until the backend is built, no `DeviceBuffer` can exist: `gpu()` reports that
-//! no usable GPU was found, so every method here is unreachable in practice and
-//! answers with an error rather than a panic.
+//! The CUDA backend (cudarc, loaded at run time): devices with one context and
+//! one stream each, the stream-ordered pool allocator, NVRTC kernels with an
+//! on-disk cubin cache, fused elementwise kernels, reductions, cuBLAS matmul,
+//! Philox random numbers, custom kernels, and the poisoned-context handling.
+//! Without a driver every entry point answers with a clear error.
+
+pub mod blas;
+pub mod buffer;
+pub mod compile;
+pub mod custom;
+pub mod driver;
+pub mod ew;
+pub mod fuse;
+pub mod info;
+pub mod reduce;
+pub mod rng;
+
+pub use buffer::DeviceBuffer;
+pub use driver::{Gpu, gpu, gpu_count, set_statement};
 
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::{Error, Result};
-
-/// A buffer in GPU memory.
-pub struct DeviceBuffer {
-    device: Device,
-    len: usize,
-}
-
-impl DeviceBuffer {
-    pub fn device(&self) -> Device {
-        self.device
-    }
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// Copy a view of this buffer to a contiguous host array (a sync point).
-    pub fn download_view(&self, _view: &Array) -> Result<Array> {
-        Err(no_gpu())
-    }
-    /// A contiguous copy of a view, on the same device.
-    pub fn contiguous_copy(&self, _view: &Array) -> Result<Array> {
-        Err(no_gpu())
-    }
-}
+use std::sync::atomic::Ordering;
 
 /// Why no GPU can be used on this machine.
 pub fn no_gpu() -> Error {
@@ -38,9 +29,41 @@ pub fn no_gpu() -> Error {
         .with_help("use cpu(), or run on a machine with an NVIDIA GPU and its driver; `devices()` lists what gcalc sees")
 }
 
-/// The GPUs gcalc can use (none until the CUDA backend lands).
-pub fn gpu_count() -> usize {
-    0
+/// The reason `gpu_count()` is 0, for messages.
+pub fn why_no_gpu() -> Error {
+    driver::discovery_error().unwrap_or_else(|| {
+        Error::device("no usable GPU: the CUDA driver found no devices")
+            .with_help("use cpu(); `nvidia-smi` shows what the driver sees")
+    })
+}
+
+/// Apply the session flags the backend obeys (allow_gc, launch_blocking).
+pub fn apply_flags(f: &crate::flags::Flags) {
+    let before = driver::ALLOW_GC.swap(f.allow_gc, Ordering::Relaxed);
+    driver::LAUNCH_BLOCKING.store(f.launch_blocking, Ordering::Relaxed);
+    if before != f.allow_gc && driver::GPU_USED.load(Ordering::Relaxed) {
+        for i in 0..gpu_count() as u32 {
+            if let Some(g) = driver::gpu_if_started(i) {
+                let _ = g.set_release_threshold(f.allow_gc);
+            }
+        }
+    }
+}
+
+/// Wait for every started GPU; the first queued error is returned.
+pub fn sync_all() -> Result<()> {
+    if !driver::GPU_USED.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut first = None;
+    for i in 0..gpu_count() as u32 {
+        if let Some(g) = driver::gpu_if_started(i)
+            && let Err(e) = g.sync()
+        {
+            first.get_or_insert(e);
+        }
+    }
+    first.map_or(Ok(()), Err)
 }
 
 /// `a` on device `d`: `a` itself when it is already there, else a copy (the
@@ -54,12 +77,16 @@ pub fn to_device(a: &Array, d: Device) -> Result<Array> {
 
 /// A fresh copy of `a` on device `d`, even when it is already there.
 pub fn copy_to_device(a: &Array, d: Device) -> Result<Array> {
-    match d {
-        Device::Cpu => {
+    match (a.device(), d) {
+        (_, Device::Cpu) => {
             let h = a.to_host()?;
-            let data = crate::with_dtype!(h.dtype(), T => <T as crate::array::Element>::wrap(h.to_vec::<T>()?));
-            Ok(Array::from_host(data, h.shape().to_vec()))
+            if !a.device().is_gpu() || h.shares_buffer(a) {
+                let data = crate::with_dtype!(h.dtype(), T => <T as crate::array::Element>::wrap(h.to_vec::<T>()?));
+                return Ok(Array::from_host(data, h.shape().to_vec()));
+            }
+            Ok(h)
         }
-        Device::Gpu(_) => Err(no_gpu()),
+        (Device::Cpu, Device::Gpu(i)) => buffer::upload(a, i),
+        (Device::Gpu(_), Device::Gpu(i)) => buffer::device_copy(a, i),
     }
 }

@@ -64,6 +64,7 @@ pub(crate) enum Flow {
 
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
+        crate::cuda::apply_flags(&flags);
         Interp {
             globals: HashMap::new(),
             frames: Vec::new(),
@@ -143,6 +144,7 @@ impl Interp {
     /// Called after `set` changed a flag.
     pub(crate) fn flags_changed(&mut self) {
         self.profiler.lock().set_on(self.flags.profile);
+        crate::cuda::apply_flags(&self.flags);
     }
 
     pub fn source(&self) -> &Source {

@@ -114,9 +114,8 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     check_devices(&node, &mut device, root_name)?;
     match device {
         None | Some(Device::Cpu) => eval_cpu(node, float_x),
-        // GPU backend entry point: the CUDA engineer replaces this arm with the
-        // fused-kernel path (typing and shapes as in `Builder`, code from `EwDef::cuda`).
-        Some(Device::Gpu(_)) => Err(crate::cuda::no_gpu()),
+        // One generated kernel on the GPU, typed as `Builder` types the CPU pass.
+        Some(Device::Gpu(_)) => crate::cuda::fuse::eval(node, float_x).map(Operand::Array),
     }
 }
 

@@ -139,8 +139,7 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         );
     }
     if let Device::Gpu(_) = a.device() {
-        // GPU backend entry point: the CUDA engineer replaces this with cuBLAS.
-        return Err(crate::cuda::no_gpu());
+        return crate::cuda::blas::matmul(a, b);
     }
     // 1-D promotion: (k,) -> (1, k) on the left, (k, 1) on the right.
     let a2 = if a.ndim() == 1 {

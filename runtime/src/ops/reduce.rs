@@ -223,8 +223,9 @@ pub fn reduce_ddof(
     }
     match a.device() {
         Device::Cpu => {}
-        // GPU backend entry point: the CUDA engineer replaces this with the device reduction.
-        Device::Gpu(_) => return Err(crate::cuda::no_gpu()),
+        Device::Gpu(_) => {
+            return crate::cuda::reduce::reduce_named(name, a, &red, keepdims, ddof, float_x);
+        }
     }
     let (mut ks, mut kst, mut rs, mut rst, mut out_shape) =
         (vec![], vec![], vec![], vec![], vec![]);

@@ -1,0 +1,86 @@
+"""GPU benchmark, reference side: PyTorch, CuPy and JAX on the same card and
+in the same run as gcalc (bench/gpu_bench.sh prints the ratios). Times are
+CUDA-event medians after warm-up, in microseconds; prints `REF <lib> <name> <us>`."""
+import time
+
+def med(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+
+def torch_bench():
+    import torch
+    n = 10_000_000
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    z = torch.rand(n, device="cuda")
+    def t(f, reps=50):
+        for _ in range(5):
+            f()
+        torch.cuda.synchronize()
+        out = []
+        for _ in range(reps):
+            a = torch.cuda.Event(enable_timing=True); b = torch.cuda.Event(enable_timing=True)
+            a.record(); f(); b.record(); b.synchronize()
+            out.append(a.elapsed_time(b) * 1e3)
+        return med(out)
+    print("REF torch exp_10M_f32 %.2f" % t(lambda: torch.exp(x)))
+    print("REF torch fused_exp_z2_y_10M_f32 %.2f" % t(lambda: torch.exp(z + 2) * y))
+    print("REF torch sum_10M_f32 %.2f" % t(lambda: torch.sum(x)))
+    torch.backends.cuda.matmul.allow_tf32 = False
+    a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
+    tm = t(lambda: a @ b, 10)
+    print("REF torch matmul_4096_f32 %.2f (%.1f TFLOP/s)" % (tm, 2 * 4096**3 / (tm * 1e-6) / 1e12))
+    s = torch.rand(1024, device="cuda")
+    for _ in range(100):
+        r = torch.exp(s)
+    torch.cuda.synchronize()
+    it = 20000
+    t0 = time.perf_counter()
+    for _ in range(it):
+        r = torch.exp(s)
+    torch.cuda.synchronize()
+    print("REF torch exp_1024_loop %.2f" % ((time.perf_counter() - t0) * 1e6 / it))
+
+def cupy_bench():
+    import cupy as cp
+    n = 10_000_000
+    x = cp.random.rand(n, dtype=cp.float32); y = cp.random.rand(n, dtype=cp.float32); z = cp.random.rand(n, dtype=cp.float32)
+    @cp.fuse()
+    def f(z, y):
+        return cp.exp(z + 2) * y
+    def t(fn, reps=50):
+        for _ in range(5):
+            fn()
+        cp.cuda.Device().synchronize()
+        out = []
+        for _ in range(reps):
+            a = cp.cuda.Event(); b = cp.cuda.Event()
+            a.record(); fn(); b.record(); b.synchronize()
+            out.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
+        return med(out)
+    print("REF cupy exp_10M_f32 %.2f" % t(lambda: cp.exp(x)))
+    print("REF cupy fused_exp_z2_y_10M_f32 %.2f" % t(lambda: f(z, y)))
+    print("REF cupy sum_10M_f32 %.2f" % t(lambda: cp.sum(x)))
+
+def jax_bench():
+    import jax, jax.numpy as jnp
+    n = 10_000_000
+    k = jax.random.PRNGKey(0)
+    x = jax.random.uniform(k, (n,), dtype=jnp.float32); y = x + 1; z = x * 2
+    fe = jax.jit(jnp.exp); ff = jax.jit(lambda z, y: jnp.exp(z + 2) * y); fs = jax.jit(jnp.sum)
+    def t(fn, reps=50):
+        for _ in range(5):
+            fn().block_until_ready()
+        out = []
+        for _ in range(reps):
+            t0 = time.perf_counter(); fn().block_until_ready(); out.append((time.perf_counter() - t0) * 1e6)
+        return med(out)
+    print("REF jax exp_10M_f32 %.2f" % t(lambda: fe(x)))
+    print("REF jax fused_exp_z2_y_10M_f32 %.2f" % t(lambda: ff(z, y)))
+    print("REF jax sum_10M_f32 %.2f" % t(lambda: fs(x)))
+
+for name, fn in (("torch", torch_bench), ("cupy", cupy_bench), ("jax", jax_bench)):
+    try:
+        fn()
+    except Exception as e:  # a missing library must not stop the others
+        print("REF %s error %s" % (name, str(e).splitlines()[0] if str(e) else type(e).__name__))

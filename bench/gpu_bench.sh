@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# GPU benchmark: gcalc against PyTorch, CuPy and JAX in the same run, printed
+# as one table with ratios (gcalc time / reference time; < 1 means gcalc is faster).
+# Run from the bundle (bash .gpu/run) or with GCALC_BIN_DIR pointing at the binaries.
+here="$(cd "$(dirname "$0")" && pwd)"
+bin="${GCALC_BIN_DIR:-$here/../bin}"
+log=$(mktemp)
+GCALC_BENCH=1 "$bin/gpu_bench" --nocapture --test-threads=1 2>&1 | grep '^GCALC' >>"$log"
+# Statement-level figures through the gcalc binary (when the op table is merged).
+cat >"$log.prog" <<'G'
+seed(1)
+n = 10000000
+z = rand(n, device=gpu()); y = rand(n, device=gpu())
+r = exp(z + 2) * y
+sync()
+t = time { for i in range(200) { r = exp(z + 2) * y } }
+print("GCALC stmt_fused_exp_z2_y_10M_f32", t / 200 * 1e6)
+s = rand(1024, device=gpu())
+r = exp(s)
+for k in range(5) {
+    t = time { for i in range(20000) { r = exp(s) } }
+    print("GCALC stmt_exp_1024_loop", t / 20000 * 1e6)
+}
+G
+"$bin/gcalc" "$log.prog" 2>&1 | grep '^GCALC' >>"$log" || true
+# check1: GPU vs CPU.
+for dev in gpu cpu; do
+  cat >"$log.c1" <<G
+set device = $dev
+vlen = 10 * 30 * 768
+iters = 1000
+seed(22)
+x = rand(vlen)
+t = time { for i in range(iters) { r = exp(x) } }
+print("GCALC check1_$dev", t * 1e6)
+G
+  "$bin/gcalc" "$log.c1" 2>&1 | grep '^GCALC' >>"$log" || true
+done
+# First GPU statement in a fresh process with a warm kernel cache.
+echo 'x = rand(1000, device=gpu()); y = exp(x); y.sync()' >"$log.first"
+"$bin/gcalc" "$log.first" >/dev/null 2>&1 || true
+t0=$(date +%s%N); "$bin/gcalc" "$log.first" >/dev/null 2>&1; t1=$(date +%s%N)
+echo "GCALC fresh_process_first_gpu_stmt_warm_cache $(( (t1 - t0) / 1000 ))" >>"$log"
+PYTHONUNBUFFERED=1 python3 "$here/gpu_bench.py" 2>/dev/null | grep '^REF' >>"$log"
+python3 - "$log" <<'P'
+import sys
+g, ref, runs = {}, {}, {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    if p[0] == "GCALC" and len(p) >= 3:
+        try: runs.setdefault(p[1], []).append(float(p[2]))
+        except ValueError: pass
+    elif p[0] == "REF" and len(p) >= 4:
+        try: ref.setdefault(p[2], {})[p[1]] = float(p[3])
+        except ValueError: pass
+for k, v in runs.items():
+    g[k] = sorted(v)[len(v) // 2]  # median of repeated measurements
+    if len(v) > 1:
+        print("%s: %s (median %.2f)" % (k, " ".join("%.2f" % x for x in v), g[k]))
+print("%-44s %12s %10s %10s %10s  %s" % ("benchmark (us)", "gcalc", "torch", "cupy", "jax", "ratio gcalc/torch"))
+names = sorted(set(g) | set(ref))
+alias = {"exp_1024_loop_api": "exp_1024_loop", "stmt_exp_1024_loop": "exp_1024_loop", "stmt_fused_exp_z2_y_10M_f32": "fused_exp_z2_y_10M_f32"}
+for k in names:
+    r = ref.get(alias.get(k, k), {})
+    gv = g.get(k)
+    t = r.get("torch")
+    fmt = lambda v: "%10.2f" % v if v is not None else "%10s" % "-"
+    ratio = ("%.2fx" % (gv / t)) if (gv and t) else ""
+    print("%-44s %12s %s %s %s  %s" % (k, "%.2f" % gv if gv is not None else "-", fmt(t), fmt(r.get("cupy")), fmt(r.get("jax")), ratio))
+if "check1_gpu" in g and "check1_cpu" in g:
+    print("check1: GPU %.1f ms, CPU %.1f ms, CPU/GPU = %.1fx" % (g["check1_gpu"] / 1e3, g["check1_cpu"] / 1e3, g["check1_cpu"] / g["check1_gpu"]))
+P
+rm -f "$log" "$log.prog" "$log.c1" "$log.first"

@@ -1,0 +1,71 @@
+//! CUDA C device code: the prelude every generated kernel includes, the
+//! reduction and Philox sources, and the fused elementwise code generator.
+//! Compiled at run time with NVRTC by the runtime's CUDA backend.
+
+pub mod codegen;
+
+/// Included at the top of every generated elementwise kernel.
+pub const PRELUDE: &str = include_str!("prelude.cuh");
+/// Reduction templates (full and axis), instantiated by `reduce_source`.
+pub const REDUCE: &str = include_str!("reduce.cu");
+/// Philox 4x32-10 matching the CPU generator bit for bit.
+pub const PHILOX: &str = include_str!("philox.cu");
+
+use crate::dtype::DType;
+
+/// Reduction operations with a GPU kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RedOp {
+    Sum,
+    Prod,
+    Max,
+    Min,
+}
+
+impl RedOp {
+    fn functor(self) -> &'static str {
+        match self {
+            RedOp::Sum => "OpSum",
+            RedOp::Prod => "OpProd",
+            RedOp::Max => "OpMax",
+            RedOp::Min => "OpMin",
+        }
+    }
+}
+
+/// Accumulator dtype of a reduction over `d`: float sums and products in
+/// float64 (as the CPU path), ints and bools in int64; max/min in the type itself.
+pub fn reduce_acc(op: RedOp, d: DType) -> DType {
+    match (op, d) {
+        (RedOp::Sum | RedOp::Prod, DType::Float16 | DType::Float32) => DType::Float64,
+        (_, DType::Float16) => DType::Float32,
+        (RedOp::Sum | RedOp::Prod, DType::Bool | DType::Int32) => DType::Int64,
+        (RedOp::Max | RedOp::Min, DType::Bool) => DType::Int32,
+        (_, d) => d,
+    }
+}
+
+/// The reduction translation unit with three kernels: `red_all`, `red_rows`,
+/// `red_cols`, reading `d`, accumulating in `reduce_acc(op, d)`, writing `out`.
+pub fn reduce_source(op: RedOp, d: DType, out: DType) -> String {
+    let t = codegen::storage_type(d);
+    let a = codegen::ctype(reduce_acc(op, d));
+    let o = codegen::storage_type(out);
+    let f = op.functor();
+    let vec = codegen::vector_width([d].into_iter());
+    format!(
+        "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {o}* out) {{ reduce_all<{t}, {a}, {f}, {vec}, {o}>(x, n, partial, ticket, out); }}\n\
+extern \"C\" __global__ void red_rows(const {t}* x, long long outer, long long r, {o}* out) {{ reduce_rows<{t}, {a}, {f}, {o}>(x, outer, r, out); }}\n\
+extern \"C\" __global__ void red_cols(const {t}* x, long long outer, long long r, long long inner, {o}* out) {{ reduce_cols<{t}, {a}, {f}, {o}>(x, outer, r, inner, out); }}\n"
+    )
+}
+
+/// The Philox translation unit for float32 and float64 outputs.
+pub fn philox_source() -> String {
+    format!(
+        "{PHILOX}\nextern \"C\" __global__ void uniform_f32(float* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<float>(o, n, c, s, dt, lo, hi); }}\n\
+extern \"C\" __global__ void uniform_f64(double* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<double>(o, n, c, s, dt, lo, hi); }}\n\
+extern \"C\" __global__ void normal_f32(float* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<float>(o, n, c, s, dt, mu, sg); }}\n\
+extern \"C\" __global__ void normal_f64(double* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<double>(o, n, c, s, dt, mu, sg); }}\n"
+    )
+}

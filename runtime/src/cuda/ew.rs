@@ -1,0 +1,297 @@
+//! Fused elementwise evaluation on a GPU: an expression tree of op templates
+//! over GPU arrays and scalars becomes one generated kernel (see
+//! gcalc_kernels::cuda::codegen), cached per device by the program's shape.
+//! Also the strided copy / cast kernel (an empty program) and `full`.
+
+use super::buffer::{DeviceBuffer, array_buffer, array_of};
+use super::compile;
+use super::driver::{Gpu, gpu};
+use crate::array::{Array, layout};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use cudarc::driver::result;
+use gcalc_kernels::cuda::codegen::{self, Access, Arg, BLOCK, Input, Instr, MAX_DIMS, Program};
+use std::collections::hash_map::DefaultHasher;
+use std::ffi::c_void;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// An elementwise expression over GPU arrays and scalars.
+pub enum Expr {
+    Array(Array),
+    /// A scalar taking dtype `.1` (a weak scalar takes its array partner's dtype).
+    Float(f64, DType),
+    Int(i64, DType),
+    Op {
+        /// CUDA C expression over `{0}` `{1}` `{2}` (the op table's template).
+        template: std::borrow::Cow<'static, str>,
+        /// dtype the operands are converted to.
+        compute: DType,
+        /// dtype of the value (bool for comparisons).
+        result: DType,
+        args: Vec<Expr>,
+    },
+}
+
+enum Leaf<'a> {
+    Array(&'a Array),
+    Float(f64),
+    Int(i64),
+}
+
+struct Builder<'a> {
+    inputs: Vec<Input>,
+    leaves: Vec<Leaf<'a>>,
+    instrs: Vec<Instr>,
+}
+
+impl<'a> Builder<'a> {
+    fn walk(&mut self, e: &'a Expr) -> Arg {
+        match e {
+            Expr::Array(a) => {
+                if let Some(i) = self
+                    .leaves
+                    .iter()
+                    .position(|l| matches!(l, Leaf::Array(b) if b.same_as(a)))
+                {
+                    return Arg::In(i);
+                }
+                self.leaves.push(Leaf::Array(a));
+                self.inputs.push(Input {
+                    dtype: a.dtype(),
+                    access: Access::Contig,
+                });
+                Arg::In(self.leaves.len() - 1)
+            }
+            Expr::Float(v, d) => {
+                self.leaves.push(Leaf::Float(*v));
+                self.inputs.push(Input {
+                    dtype: *d,
+                    access: Access::Scalar,
+                });
+                Arg::In(self.leaves.len() - 1)
+            }
+            Expr::Int(v, d) => {
+                self.leaves.push(Leaf::Int(*v));
+                self.inputs.push(Input {
+                    dtype: *d,
+                    access: Access::Scalar,
+                });
+                Arg::In(self.leaves.len() - 1)
+            }
+            Expr::Op {
+                template,
+                compute,
+                result,
+                args,
+            } => {
+                let args = args.iter().map(|a| self.walk(a)).collect();
+                self.instrs.push(Instr {
+                    template: template.clone(),
+                    args,
+                    compute: *compute,
+                    result: *result,
+                });
+                Arg::Reg(self.instrs.len() - 1)
+            }
+        }
+    }
+}
+
+/// Evaluate `e` into a new contiguous array of dtype `out`. `shape`/`device`
+/// are needed only when `e` holds no array (a `full`).
+pub fn eval(e: &Expr, out: DType, shape: Option<&[usize]>, device: Option<u32>) -> Result<Array> {
+    let mut b = Builder {
+        inputs: Vec::new(),
+        leaves: Vec::new(),
+        instrs: Vec::new(),
+    };
+    b.walk(e);
+    // Shape and device of the result.
+    let mut out_shape: Vec<usize> = shape.map(|s| s.to_vec()).unwrap_or_default();
+    let mut dev: Option<u32> = device;
+    let mut first_dev: Option<Device> = None;
+    for l in &b.leaves {
+        if let Leaf::Array(a) = l {
+            out_shape = layout::broadcast_shapes(&out_shape, a.shape(), "elementwise")?;
+            match (first_dev, a.device()) {
+                (None, d) => first_dev = Some(d),
+                (Some(f), d) if f != d => {
+                    return Err(crate::ops::device_mismatch("elementwise", f, d));
+                }
+                _ => {}
+            }
+        }
+    }
+    match first_dev {
+        Some(Device::Gpu(i)) => dev = Some(i),
+        Some(Device::Cpu) => return Err(Error::internal("cuda::ew::eval got a CPU array")),
+        None => {}
+    }
+    let dev = dev.ok_or_else(|| Error::internal("cuda::ew::eval without a device"))?;
+    let g = gpu(dev)?;
+    let n: usize = out_shape.iter().product();
+    let buf = DeviceBuffer::alloc(&g, out, n)?;
+    if n > 0 {
+        launch_program(&g, b, &out_shape, out, &buf)?;
+    }
+    Ok(array_of(buf, out_shape))
+}
+
+fn launch_program(
+    g: &Arc<Gpu>,
+    mut b: Builder<'_>,
+    shape: &[usize],
+    out: DType,
+    buf: &DeviceBuffer,
+) -> Result<()> {
+    let n: usize = shape.iter().product();
+    let contig = layout::contiguous_strides(shape);
+    // Strides of every array input in the output's shape; contiguous full-shape inputs read by flat index.
+    let mut strides: Vec<Vec<isize>> = Vec::new();
+    let mut ptrs: Vec<u64> = Vec::new();
+    for (k, l) in b.leaves.iter().enumerate() {
+        match l {
+            Leaf::Array(a) => {
+                let st = layout::broadcast_strides(a.shape(), a.strides(), shape);
+                let full = a.shape() == shape && a.is_contiguous();
+                if !full {
+                    b.inputs[k].access = Access::Strided;
+                }
+                strides.push(if full { contig.clone() } else { st });
+                let src = array_buffer(a)?;
+                ptrs.push(src.ptr_at(a.offset()));
+            }
+            _ => {
+                strides.push(vec![0; shape.len()]);
+                ptrs.push(0);
+            }
+        }
+    }
+    let any_strided = b.inputs.iter().any(|i| i.access == Access::Strided);
+    let (mshape, mstrides) = if any_strided {
+        let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
+        layout::merge_dims(shape, &refs)
+    } else {
+        (vec![n], vec![])
+    };
+    if any_strided && mshape.len() > MAX_DIMS {
+        return Err(Error::value(format!(
+            "arrays of more than {MAX_DIMS} non-mergeable dimensions are not supported on the GPU"
+        )));
+    }
+    let ndim = if any_strided { mshape.len().max(1) } else { 0 };
+    let mut vec = 1;
+    if !any_strided {
+        let w = codegen::vector_width(b.inputs.iter().map(|i| i.dtype).chain([out]));
+        let aligned = b
+            .inputs
+            .iter()
+            .zip(&ptrs)
+            .all(|(i, &p)| i.access == Access::Scalar || p % (w * i.dtype.size()) as u64 == 0);
+        if w > 1 && aligned && n >= w {
+            vec = w;
+        }
+    }
+    let prog = Program {
+        inputs: b.inputs,
+        instrs: b.instrs,
+        out,
+        ndim,
+        vec,
+    };
+    let mut h = DefaultHasher::new();
+    prog.hash(&mut h);
+    let f = compile::function(g, h.finish(), "gc_ew", || prog.source("gc_ew"))?;
+
+    // Parameters: out, n, each input (pointer or scalar), the strides struct by value.
+    let mut out_ptr = buf.ptr_at(0);
+    let mut nn = n as i64;
+    let mut scalars: Vec<[u8; 8]> = Vec::with_capacity(prog.inputs.len());
+    for (k, l) in b.leaves.iter().enumerate() {
+        scalars.push(match l {
+            Leaf::Array(_) => ptrs[k].to_ne_bytes(),
+            Leaf::Float(v) => v.to_ne_bytes(),
+            Leaf::Int(v) => v.to_ne_bytes(),
+        });
+    }
+    let mut st: Vec<i64> = Vec::new();
+    if ndim > 0 {
+        st.extend(mshape.iter().map(|&d| d as i64));
+        for (k, inp) in prog.inputs.iter().enumerate() {
+            match inp.access {
+                Access::Strided => st.extend(mstrides[k].iter().map(|&s| s as i64)),
+                _ => st.extend(std::iter::repeat_n(0i64, ndim)),
+            }
+        }
+        if prog.inputs.is_empty() {
+            st.extend(std::iter::repeat_n(0i64, ndim));
+        }
+    }
+    let mut params: Vec<*mut c_void> = Vec::with_capacity(prog.inputs.len() + 3);
+    params.push(&mut out_ptr as *mut u64 as *mut c_void);
+    params.push(&mut nn as *mut i64 as *mut c_void);
+    for s in scalars.iter_mut() {
+        params.push(s.as_mut_ptr() as *mut c_void);
+    }
+    if ndim > 0 {
+        params.push(st.as_mut_ptr() as *mut c_void);
+    }
+    let threads = prog.threads(n);
+    let blocks = threads.div_ceil(BLOCK as usize) as u32;
+    launch(
+        g,
+        f,
+        (blocks.max(1), 1, 1),
+        (BLOCK, 1, 1),
+        0,
+        &mut params,
+        "an elementwise kernel",
+    )
+}
+
+/// Launch `f` on `g`'s stream and check the launch (and, with launch_blocking, its completion).
+pub fn launch(
+    g: &Gpu,
+    f: compile::Func,
+    grid: (u32, u32, u32),
+    block: (u32, u32, u32),
+    shared: u32,
+    params: &mut [*mut c_void],
+    what: &str,
+) -> Result<()> {
+    // SAFETY: params point at values of the types the kernel's signature names,
+    // alive until this call returns (the driver copies them at launch).
+    unsafe { result::launch_kernel(f.f, grid, block, shared, g.stream, params) }
+        .map_err(|e| g.err(e, &format!("launching {what}")))?;
+    g.after_launch()
+}
+
+/// A contiguous copy of `a` (any view) converted to `dtype`, on its GPU.
+pub fn copy(a: &Array, dtype: DType) -> Result<Array> {
+    eval(&Expr::Array(a.clone()), dtype, None, None)
+}
+
+/// `full(shape, v)` on GPU `dev`.
+pub fn full(shape: &[usize], v: f64, dtype: DType, dev: u32) -> Result<Array> {
+    let e = if dtype.is_float() {
+        Expr::Float(v, dtype)
+    } else {
+        Expr::Int(v as i64, dtype)
+    };
+    eval(&e, dtype, Some(shape), Some(dev))
+}
+
+/// Zero-filled array on GPU `dev` (a memset).
+pub fn zeros(shape: &[usize], dtype: DType, dev: u32) -> Result<Array> {
+    let g = gpu(dev)?;
+    let n: usize = shape.iter().product();
+    let buf = DeviceBuffer::alloc(&g, dtype, n)?;
+    if n > 0 {
+        unsafe { result::memset_d8_async(buf.ptr_at(0), 0, n * dtype.size(), g.stream) }
+            .map_err(|e| g.err(e, "filling zeros"))?;
+        g.after_launch()?;
+    }
+    Ok(array_of(buf, shape.to_vec()))
+}

@@ -1,0 +1,261 @@
+//! Reductions on a GPU: the whole array in one launch (vectorised grid-stride
+//! loads, warp shuffles, a shared-memory block reduce, about two blocks per
+//! SM, the last block to finish combining the partials: deterministic), and
+//! along one axis (a warp per output for the last axis, a thread per output
+//! otherwise). Several axes reduce one after another.
+
+use super::buffer::{DeviceBuffer, array_buffer, array_of};
+use super::compile;
+use super::driver::gpu;
+use super::ew::launch;
+use crate::array::Array;
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use gcalc_kernels::cuda::{RedOp, reduce_acc, reduce_source};
+use std::ffi::c_void;
+
+const THREADS: u32 = 512;
+
+fn functions(
+    g: &super::driver::Gpu,
+    op: RedOp,
+    d: DType,
+    out: DType,
+) -> Result<Vec<compile::Func>> {
+    let key = format!("red{op:?}{d:?}{out:?}");
+    compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
+        reduce_source(op, d, out)
+    })
+}
+
+/// The dtype a reduction gives by default: sums and products of ints and
+/// bools are int64, of floats the float type; max/min keep the dtype.
+pub fn default_out(op: RedOp, d: DType) -> DType {
+    match (op, d) {
+        (RedOp::Sum | RedOp::Prod, d) if !d.is_float() => DType::Int64,
+        (_, d) => d,
+    }
+}
+
+/// Reduce `x` over `axes` (all when None) into dtype `out`; `keepdims` keeps
+/// reduced axes as 1. Several axes reduce one after another (in the accumulator type).
+pub fn reduce(
+    x: &Array,
+    op: RedOp,
+    axes: Option<&[usize]>,
+    keepdims: bool,
+    out: DType,
+) -> Result<Array> {
+    let nd = x.ndim();
+    let mut axes: Vec<usize> = axes
+        .map(|a| a.to_vec())
+        .unwrap_or_else(|| (0..nd).collect());
+    axes.sort_unstable();
+    axes.dedup();
+    if let Some(&bad) = axes.iter().find(|&&a| a >= nd) {
+        return Err(Error::value(format!(
+            "axis {bad} is out of range for an array of {nd} dimensions"
+        )));
+    }
+    let mut r = if axes.len() == nd {
+        reduce_all(x, op, out)?
+    } else {
+        let mut cur = x.clone();
+        // Highest axis first so lower axis numbers stay valid.
+        for (k, &a) in axes.iter().rev().enumerate() {
+            let last = k + 1 == axes.len();
+            let to = if last {
+                out
+            } else {
+                reduce_acc(op, cur.dtype())
+            };
+            cur = reduce_axis(&cur, op, a, to)?;
+        }
+        cur
+    };
+    if keepdims {
+        let shape: Vec<usize> = (0..nd)
+            .map(|d| if axes.contains(&d) { 1 } else { x.shape()[d] })
+            .collect();
+        r = r.view(
+            shape.clone(),
+            crate::array::layout::contiguous_strides(&shape),
+            r.offset(),
+        );
+    }
+    Ok(r)
+}
+
+fn gpu_of(x: &Array) -> Result<std::sync::Arc<super::driver::Gpu>> {
+    match x.device() {
+        Device::Gpu(i) => gpu(i),
+        Device::Cpu => Err(Error::internal("cuda reduce on a CPU array")),
+    }
+}
+
+/// The whole array to a 0-d array of dtype `out`.
+pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
+    let g = gpu_of(x)?;
+    let x = if x.is_contiguous() {
+        x.clone()
+    } else {
+        super::ew::copy(x, x.dtype())?
+    };
+    if x.size() == 0 {
+        let v = if op == RedOp::Prod { 1.0 } else { 0.0 };
+        return super::ew::full(&[], v, out_dt, g.ordinal);
+    }
+    let fs = functions(&g, op, x.dtype(), out_dt)?;
+    let blocks = (2 * g.sms).max(1);
+    // Workspace: 8-byte partials, then the ticket (reset by the last block).
+    let ws = DeviceBuffer::alloc(&g, DType::Float64, blocks as usize + 1)?;
+    let ticket = ws.ptr_at(blocks as usize);
+    unsafe { cudarc::driver::result::memset_d8_async(ticket, 0, 4, g.stream) }
+        .map_err(|e| g.err(e, "preparing a reduction"))?;
+    let out = DeviceBuffer::alloc(&g, out_dt, 1)?;
+    let src = array_buffer(&x)?;
+    let mut xp = src.ptr_at(x.offset());
+    let mut n = x.size() as i64;
+    let mut partial = ws.ptr_at(0);
+    let mut tk = ticket;
+    let mut op_ = out.ptr_at(0);
+    let mut params: Vec<*mut c_void> = vec![
+        &mut xp as *mut u64 as *mut c_void,
+        &mut n as *mut i64 as *mut c_void,
+        &mut partial as *mut u64 as *mut c_void,
+        &mut tk as *mut u64 as *mut c_void,
+        &mut op_ as *mut u64 as *mut c_void,
+    ];
+    launch(
+        &g,
+        fs[0],
+        (blocks, 1, 1),
+        (THREADS, 1, 1),
+        0,
+        &mut params,
+        "a reduction",
+    )?;
+    drop(ws);
+    Ok(array_of(out, vec![]))
+}
+
+/// Reduce one axis of `x` into dtype `out_dt`.
+pub fn reduce_axis(x: &Array, op: RedOp, axis: usize, out_dt: DType) -> Result<Array> {
+    let g = gpu_of(x)?;
+    let x = if x.is_contiguous() {
+        x.clone()
+    } else {
+        super::ew::copy(x, x.dtype())?
+    };
+    let shape = x.shape();
+    let outer: usize = shape[..axis].iter().product();
+    let r = shape[axis];
+    let inner: usize = shape[axis + 1..].iter().product();
+    let mut out_shape = shape.to_vec();
+    out_shape.remove(axis);
+    if outer * inner == 0 || r == 0 {
+        let v = if op == RedOp::Prod { 1.0 } else { 0.0 };
+        return super::ew::full(&out_shape, v, out_dt, g.ordinal);
+    }
+    let out = DeviceBuffer::alloc(&g, out_dt, outer * inner)?;
+    let fs = functions(&g, op, x.dtype(), out_dt)?;
+    let src = array_buffer(&x)?;
+    let mut xp = src.ptr_at(x.offset());
+    let (mut o, mut rr, mut inn) = (outer as i64, r as i64, inner as i64);
+    let mut op_ = out.ptr_at(0);
+    if inner == 1 {
+        let mut params: Vec<*mut c_void> = vec![
+            &mut xp as *mut u64 as *mut c_void,
+            &mut o as *mut i64 as *mut c_void,
+            &mut rr as *mut i64 as *mut c_void,
+            &mut op_ as *mut u64 as *mut c_void,
+        ];
+        let blocks = (outer * 32).div_ceil(256) as u32;
+        launch(
+            &g,
+            fs[1],
+            (blocks, 1, 1),
+            (256, 1, 1),
+            0,
+            &mut params,
+            "a row reduction",
+        )?;
+    } else {
+        let mut params: Vec<*mut c_void> = vec![
+            &mut xp as *mut u64 as *mut c_void,
+            &mut o as *mut i64 as *mut c_void,
+            &mut rr as *mut i64 as *mut c_void,
+            &mut inn as *mut i64 as *mut c_void,
+            &mut op_ as *mut u64 as *mut c_void,
+        ];
+        let blocks = (outer * inner).div_ceil(256) as u32;
+        launch(
+            &g,
+            fs[2],
+            (blocks, 1, 1),
+            (256, 1, 1),
+            0,
+            &mut params,
+            "a column reduction",
+        )?;
+    }
+    Ok(array_of(out, out_shape))
+}
+
+/// The op table's reductions on a GPU array (`red`: which axes reduce).
+/// sum/prod/max/min/mean run on the device with the CPU path's dtypes; the
+/// others (std, var, argmax, argmin, any, all) go through the host for now.
+pub fn reduce_named(
+    name: &str,
+    a: &Array,
+    red: &[bool],
+    keepdims: bool,
+    ddof: i64,
+    float_x: DType,
+) -> Result<Array> {
+    let axes: Vec<usize> = (0..red.len()).filter(|&d| red[d]).collect();
+    let d = a.dtype();
+    let op = match name {
+        "sum" | "mean" => RedOp::Sum,
+        "prod" => RedOp::Prod,
+        "max" => RedOp::Max,
+        "min" => RedOp::Min,
+        _ => {
+            let h = a.to_host()?;
+            let iax: Vec<isize> = axes.iter().map(|&x| x as isize).collect();
+            // All axes: None (argmax/argmin take one axis or none, not a tuple).
+            let iax = (axes.len() < a.ndim()).then_some(iax);
+            let r =
+                crate::ops::reduce::reduce_ddof(name, &h, iax.as_deref(), keepdims, ddof, float_x)?;
+            return crate::cuda::to_device(&r, a.device());
+        }
+    };
+    if matches!(op, RedOp::Max | RedOp::Min) && axes.iter().any(|&x| a.shape()[x] == 0) {
+        return Err(Error::value(format!(
+            "zero-size array to reduction operation {name} which has no identity"
+        ))
+        .with_op(name));
+    }
+    if name == "mean" {
+        let m: usize = axes.iter().map(|&x| a.shape()[x]).product();
+        let out = if d.is_float() { d } else { float_x };
+        let acc = if d.is_float() {
+            DType::Float64
+        } else {
+            DType::Int64
+        };
+        let s = reduce(a, op, Some(&axes), keepdims, acc)?;
+        let e = super::ew::Expr::Op {
+            template: "({0} / {1})".into(),
+            compute: DType::Float64,
+            result: DType::Float64,
+            args: vec![
+                super::ew::Expr::Array(s),
+                super::ew::Expr::Float(m as f64, DType::Float64),
+            ],
+        };
+        return super::ew::eval(&e, out, None, None);
+    }
+    reduce(a, op, Some(&axes), keepdims, default_out(op, d))
+}

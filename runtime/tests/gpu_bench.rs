@@ -1,0 +1,191 @@
+//! GPU benchmark, gcalc side (run by bench/gpu_bench.sh with GCALC_BENCH=1):
+//! kernel times with CUDA events after warm-up (median of repeats), the
+//! host-side cost of a small elementwise statement, and the kernel cache's
+//! load times. Prints `GCALC <name> <microseconds>` lines for the table.
+
+use cudarc::driver::{result, sys};
+use gcalc_kernels::cuda::RedOp;
+use gcalc_runtime::cuda::ew::{self, Expr};
+use gcalc_runtime::cuda::{self, reduce};
+use gcalc_runtime::{Array, DType, Device};
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Median event time of `f` (microseconds), after 5 warm-up runs.
+fn time_us(g: &cuda::Gpu, reps: usize, mut f: impl FnMut()) -> f64 {
+    for _ in 0..5 {
+        f();
+    }
+    g.sync().unwrap();
+    let e0 = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).unwrap();
+    let e1 = result::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).unwrap();
+    let mut v = Vec::new();
+    for _ in 0..reps {
+        unsafe { result::event::record(e0, g.stream) }.unwrap();
+        f();
+        unsafe { result::event::record(e1, g.stream) }.unwrap();
+        unsafe { result::event::synchronize(e1) }.unwrap();
+        v.push(unsafe { result::event::elapsed(e0, e1) }.unwrap() as f64 * 1e3);
+    }
+    median(v)
+}
+
+fn op(t: &'static str, args: Vec<Expr>) -> Expr {
+    Expr::Op {
+        template: t.into(),
+        compute: DType::Float32,
+        result: DType::Float32,
+        args,
+    }
+}
+
+fn rand_f32(n: usize, seed: u64) -> Array {
+    let mut rng = gcalc_runtime::random::Rng {
+        key: seed,
+        counter: 0,
+    };
+    cuda::rng::draw(&mut rng, &[n], DType::Float32, false, -1.0, 1.0, 0).unwrap()
+}
+
+#[test]
+fn bench() {
+    if std::env::var("GCALC_BENCH").as_deref() != Ok("1") {
+        println!("SKIPPED: set GCALC_BENCH=1 to run the GPU benchmark");
+        return;
+    }
+    println!();
+    let t0 = std::time::Instant::now();
+    let count = cuda::gpu_count();
+    let t1 = std::time::Instant::now();
+    let g = cuda::gpu(0).expect("GPU");
+    let t2 = std::time::Instant::now();
+    println!(
+        "GCALC driver_init_ms {:.1} ({count} GPU)",
+        (t1 - t0).as_secs_f64() * 1e3
+    );
+    println!(
+        "GCALC context_create_ms {:.1}",
+        (t2 - t1).as_secs_f64() * 1e3
+    );
+    // Kernel timings with freed memory kept pooled (allow_gc=false), as PyTorch's caching allocator does.
+    let flags = gcalc_runtime::Flags {
+        allow_gc: false,
+        ..Default::default()
+    };
+    cuda::apply_flags(&flags);
+    let n = 10_000_000;
+    let x = rand_f32(n, 1);
+    let z = rand_f32(n, 2);
+    let y = rand_f32(n, 3);
+    let t = time_us(&g, 50, || {
+        ew::eval(
+            &op("exp({0})", vec![Expr::Array(x.clone())]),
+            DType::Float32,
+            None,
+            None,
+        )
+        .unwrap();
+    });
+    println!("GCALC exp_10M_f32 {t:.2}");
+    cuda::apply_flags(&gcalc_runtime::Flags::default());
+    let t = time_us(&g, 50, || {
+        ew::eval(
+            &op("exp({0})", vec![Expr::Array(x.clone())]),
+            DType::Float32,
+            None,
+            None,
+        )
+        .unwrap();
+    });
+    println!("GCALC exp_10M_f32_allow_gc_true {t:.2}");
+    cuda::apply_flags(&flags);
+    let t = time_us(&g, 50, || {
+        let e = op(
+            "{0} * {1}",
+            vec![
+                op(
+                    "exp({0})",
+                    vec![op(
+                        "{0} + {1}",
+                        vec![Expr::Array(z.clone()), Expr::Float(2.0, DType::Float32)],
+                    )],
+                ),
+                Expr::Array(y.clone()),
+            ],
+        );
+        ew::eval(&e, DType::Float32, None, None).unwrap();
+    });
+    println!("GCALC fused_exp_z2_y_10M_f32 {t:.2}");
+    let t = time_us(&g, 50, || {
+        reduce::reduce(
+            &x,
+            RedOp::Sum,
+            None,
+            false,
+            reduce::default_out(RedOp::Sum, (&x).dtype()),
+        )
+        .unwrap();
+    });
+    println!("GCALC sum_10M_f32 {t:.2}");
+    let m = 4096;
+    let a = rand_f32(m * m, 4).view(vec![m, m], vec![m as isize, 1], 0);
+    let b = rand_f32(m * m, 5).view(vec![m, m], vec![m as isize, 1], 0);
+    let t = time_us(&g, 10, || {
+        cuda::blas::matmul(&a, &b).unwrap();
+    });
+    println!(
+        "GCALC matmul_4096_f32 {t:.2} ({:.1} TFLOP/s)",
+        2.0 * (m as f64).powi(3) / (t * 1e-6) / 1e12
+    );
+    // Host cost of `r = exp(s)` on 1024 elements: wall time per iteration, queued back to back.
+    let s = rand_f32(1024, 6);
+    let mut r = None;
+    for _ in 0..100 {
+        r = Some(
+            ew::eval(
+                &op("exp({0})", vec![Expr::Array(s.clone())]),
+                DType::Float32,
+                None,
+                None,
+            )
+            .unwrap(),
+        );
+    }
+    g.sync().unwrap();
+    let iters = 20_000;
+    let t0 = std::time::Instant::now();
+    for _ in 0..iters {
+        r = Some(
+            ew::eval(
+                &op("exp({0})", vec![Expr::Array(s.clone())]),
+                DType::Float32,
+                None,
+                None,
+            )
+            .unwrap(),
+        );
+    }
+    g.sync().unwrap();
+    println!(
+        "GCALC exp_1024_loop_api {:.2}",
+        t0.elapsed().as_secs_f64() * 1e6 / iters as f64
+    );
+    drop(r);
+    // A cached kernel not loaded yet in this process: read + checksum + module load.
+    let src = format!(
+        "extern \"C\" __global__ void bench_probe_{}(float* x) {{ x[0] = 2.0f; }}",
+        std::process::id()
+    );
+    cuda::compile::cubin(&g, &src, &[], "probe").unwrap();
+    let t0 = std::time::Instant::now();
+    let bin = cuda::compile::cubin(&g, &src, &[], "probe").unwrap();
+    cuda::compile::load_module(&g, &bin).unwrap();
+    println!(
+        "GCALC cached_kernel_load {:.1}",
+        t0.elapsed().as_secs_f64() * 1e6
+    );
+    let _ = Device::Cpu;
+}

@@ -1,0 +1,195 @@
+//! GPU behaviour seen through the Session, as users see it: contexts
+//! (copyto/to/is), printing and tolist of GPU arrays, the same random numbers
+//! on every device, creation, views, slice assignment, astype, concat, save,
+//! devices()/mem()/sync(), launch_blocking, and custom kernels. Skips visibly
+//! without a GPU; fails instead when GCALC_REQUIRE_GPU=1.
+
+use gcalc_runtime::output::Captured;
+use gcalc_runtime::{Session, Value, cuda};
+
+fn have_gpu() -> bool {
+    if cuda::gpu_count() > 0 && cuda::gpu(0).is_ok() {
+        return true;
+    }
+    if std::env::var("GCALC_REQUIRE_GPU").as_deref() == Ok("1") {
+        panic!(
+            "GCALC_REQUIRE_GPU=1 but no GPU is usable: {}",
+            cuda::why_no_gpu().message
+        );
+    }
+    println!("SKIPPED: no GPU ({})", cuda::why_no_gpu().message);
+    false
+}
+
+/// Run `code`; its value's text (or the rendered error).
+fn run(s: &mut Session, code: &str) -> String {
+    let r = s.execute(code, "test.gcalc");
+    if let Some(e) = r.error {
+        return format!("ERROR {}", e.rendered);
+    }
+    r.value.map(|v| v.text).unwrap_or_default()
+}
+
+fn ok(s: &mut Session, code: &str) -> String {
+    let out = run(s, code);
+    assert!(!out.starts_with("ERROR"), "{code}\n{out}");
+    out
+}
+
+#[test]
+fn gpu_arrays_through_the_session() {
+    if !have_gpu() {
+        return;
+    }
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    // contexts.gcalc (MXNet's tutorial): arrays start on the CPU there.
+    ok(&mut s, "set device = cpu");
+    ok(&mut s, "x = array([1, 2, 3])");
+    assert_eq!(ok(&mut s, "x.device"), "cpu(0)");
+    ok(&mut s, "y = x.copyto(gpu()); z = x.to(gpu())");
+    assert_eq!(
+        ok(&mut s, "(y.to(gpu()) is y, z.copyto(gpu()) is z)"),
+        "(true, false)"
+    );
+    assert_eq!(ok(&mut s, "y.device"), "gpu(0)");
+    assert_eq!(ok(&mut s, "y.tolist()"), "[1, 2, 3]");
+    // The op table on the GPU: fused elementwise, operands on two devices, reductions, matmul.
+    assert_eq!(ok(&mut s, "(exp(z + 2) * y).device"), "gpu(0)");
+    assert_eq!(
+        ok(
+            &mut s,
+            "max(abs((exp(z + 2) * y).to(cpu()) - exp(x + 2) * x)).item() < 1e-3"
+        ),
+        "true"
+    );
+    let e = run(&mut s, "x + y");
+    assert!(e.contains("cpu(0)") && e.contains("gpu(0)"), "{e}");
+    assert_eq!(ok(&mut s, "y.sum().item()"), "6");
+    assert_eq!(ok(&mut s, "y.astype(float32).mean().item()"), "2.0");
+    ok(
+        &mut s,
+        "seed(3); A = randn((64, 32)); B = randn((32, 16)); gA = A.to(gpu()); gB = B.to(gpu())",
+    );
+    assert_eq!(
+        ok(
+            &mut s,
+            "max(abs((gA @ gB).to(cpu()) - A @ B)).item() < 1e-4"
+        ),
+        "true"
+    );
+    assert_eq!(
+        ok(
+            &mut s,
+            "max(abs(gA.sum(axis=0).to(cpu()) - A.sum(axis=0))).item() < 1e-4"
+        ),
+        "true"
+    );
+    assert_eq!(
+        ok(&mut s, "gA.argmax().item() == A.argmax().item()"),
+        "true"
+    );
+    assert_eq!(ok(&mut s, "gA.max(axis=1, keepdims=true).shape"), "(64, 1)");
+    let shown = ok(&mut s, "y");
+    assert!(shown.contains("1 2 3"), "{shown}");
+    // The same random numbers on every device.
+    assert_eq!(
+        ok(
+            &mut s,
+            "seed(22); a = rand(1000, device=gpu()); seed(22); b = rand(1000, device=cpu()); a.tolist() == b.tolist()"
+        ),
+        "true"
+    );
+    assert_eq!(
+        ok(
+            &mut s,
+            "seed(5); a = randn((3, 7), dtype=float64, device=gpu()); seed(5); b = randn((3, 7), dtype=float64); a.tolist() == b.tolist()"
+        ),
+        "true"
+    );
+    // Creation, views, slice assignment, astype, concat on the GPU.
+    ok(&mut s, "m = full((3, 4), 2.5, device=gpu())");
+    assert_eq!(
+        ok(&mut s, "m.tolist()"),
+        "[[2.5, 2.5, 2.5, 2.5], [2.5, 2.5, 2.5, 2.5], [2.5, 2.5, 2.5, 2.5]]"
+    );
+    ok(&mut s, "v = m[1:, ::2]; m[0, :] = 7");
+    assert_eq!(ok(&mut s, "v.tolist()"), "[[2.5, 2.5], [2.5, 2.5]]");
+    assert_eq!(ok(&mut s, "m[0].tolist()"), "[7.0, 7.0, 7.0, 7.0]");
+    assert_eq!(ok(&mut s, "m.T.astype(int32).device"), "gpu(0)");
+    assert_eq!(ok(&mut s, "m.T.astype(int32)[0].tolist()"), "[7, 2, 2]");
+    assert_eq!(ok(&mut s, "concat([y, z]).tolist()"), "[1, 2, 3, 1, 2, 3]");
+    assert_eq!(
+        ok(&mut s, "zeros(3, device=gpu()).tolist()"),
+        "[0.0, 0.0, 0.0]"
+    );
+    assert_eq!(ok(&mut s, "y[array([2, 0])].tolist()"), "[3, 1]");
+    assert_eq!(ok(&mut s, "y[1].item()"), "2");
+    // devices(), mem(), sync(), launch_blocking.
+    ok(&mut s, "devices(); mem(); sync(); y.sync()");
+    ok(&mut s, "set launch_blocking = true");
+    assert_eq!(
+        ok(&mut s, "full(4, 1, device=gpu()).tolist()"),
+        "[1, 1, 1, 1]"
+    );
+    ok(&mut s, "set launch_blocking = false");
+    ok(&mut s, "set allow_gc = false");
+    ok(
+        &mut s,
+        "big = zeros(1000000, device=gpu()); big = none; sync()",
+    );
+    ok(&mut s, "set allow_gc = true");
+    // Out of memory: an error naming the statement, the size, the largest GPU variables; the session goes on.
+    ok(&mut s, "big = zeros(1000000, device=gpu())");
+    let e = run(
+        &mut s,
+        "huge = zeros((1000000, 1000000), dtype=float64, device=gpu())",
+    );
+    println!("{e}");
+    assert!(
+        e.contains("out of memory") && e.contains("largest GPU variables: big"),
+        "{e}"
+    );
+    ok(&mut s, "big = none; sync()");
+    // Custom kernels (PyCUDA's SourceModule).
+    ok(
+        &mut s,
+        "mod = cuda_module(\"\"\"\nextern \"C\" __global__ void multiply_them(float *dest, float *a, float *b) {\n    const int i = threadIdx.x;\n    dest[i] = a[i] * b[i];\n}\"\"\")",
+    );
+    ok(
+        &mut s,
+        "a = randn(400, device=gpu()); b = randn(400, device=gpu()); dest = zeros(400, device=gpu())",
+    );
+    ok(
+        &mut s,
+        "mod.multiply_them(dest, a, b, block=(400, 1, 1), grid=(1, 1))",
+    );
+    let (d, a, b) = (s.get("dest"), s.get("a"), s.get("b"));
+    let f = |v: Option<Value>| match v {
+        Some(Value::Array(x)) => x.to_f64_vec().unwrap(),
+        _ => panic!("not an array"),
+    };
+    let (d, a, b) = (f(d), f(a), f(b));
+    for i in 0..400 {
+        assert_eq!(d[i] as f32, (a[i] as f32) * (b[i] as f32));
+    }
+    let e = run(
+        &mut s,
+        "mod.multiply_them(dest, a, block=(400, 1, 1), grid=(1, 1))",
+    );
+    assert!(e.contains("takes 3 arguments"), "{e}");
+    let e = run(
+        &mut s,
+        "cuda_module(\"\"\"\nextern \"C\" __global__ void k(float *d) {\n  d[0] = nope;\n}\"\"\")",
+    );
+    assert!(e.contains("nope") && e.contains("2 |"), "{e}");
+    let e = run(&mut s, "gpu(10)");
+    assert!(e.contains("gpu(10) does not exist"), "{e}");
+    // save copies to the host by itself.
+    let path = std::env::temp_dir().join(format!("gcalc-gpu-{}.npy", std::process::id()));
+    ok(&mut s, &format!("save(\"{}\", y)", path.display()));
+    assert_eq!(
+        ok(&mut s, &format!("load(\"{}\").tolist()", path.display())),
+        "[1, 2, 3]"
+    );
+    let _ = std::fs::remove_file(path);
+}
