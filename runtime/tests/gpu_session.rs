@@ -102,7 +102,9 @@ fn gpu_arrays_through_the_session() {
     assert_eq!(
         ok(
             &mut s,
-            "seed(5); a = randn((3, 7), dtype=float64, device=gpu()); seed(5); b = randn((3, 7), dtype=float64); a.tolist() == b.tolist()"
+            // Normals go through log/sin/cos, whose last bit may differ between
+            // CUDA's libdevice and the host's libm: the same draws, to rounding.
+            "seed(5); a = randn((3, 7), dtype=float64, device=gpu()); seed(5); b = randn((3, 7), dtype=float64); allclose(a.to(cpu()), b, rtol=1e-13, atol=1e-15)"
         ),
         "true"
     );
@@ -181,7 +183,7 @@ fn gpu_arrays_through_the_session() {
         &mut s,
         "cuda_module(\"\"\"\nextern \"C\" __global__ void k(float *d) {\n  d[0] = nope;\n}\"\"\")",
     );
-    assert!(e.contains("nope") && e.contains("2 |"), "{e}");
+    assert!(e.contains("nope") && e.contains("3 |"), "{e}");
     let e = run(&mut s, "gpu(10)");
     assert!(e.contains("gpu(10) does not exist"), "{e}");
     // save copies to the host by itself.

@@ -103,7 +103,14 @@ impl GradFunc {
     }
 
     /// Argument `i` as a tracked leaf (weak floats become 0-d floatX arrays).
-    fn leaf(&self, interp: &Interp, tape: &mut Tape, i: usize, v: &Value) -> Result<Value> {
+    fn leaf(
+        &self,
+        interp: &Interp,
+        tape: &mut Tape,
+        i: usize,
+        v: &Value,
+        device: crate::Device,
+    ) -> Result<Value> {
         let bad = |what: String, help: String| {
             Error::dtype(
                 "grad",
@@ -116,10 +123,13 @@ impl GradFunc {
             .with_help(help)
         };
         let a = match v {
-            Value::Float(f) => Array::from_host(
-                crate::HostData::from_f64s(interp.float_x(), [*f].into_iter()),
-                vec![],
-            ),
+            Value::Float(f) => crate::cuda::to_device(
+                &Array::from_host(
+                    crate::HostData::from_f64s(interp.float_x(), [*f].into_iter()),
+                    vec![],
+                ),
+                device,
+            )?,
             Value::Array(a) if a.dtype().is_float() => a.clone(),
             Value::Array(a) => {
                 return Err(bad(
@@ -171,8 +181,14 @@ impl GradFunc {
         }
         let mut tape = Tape::new();
         let mut leaves = Vec::with_capacity(which.len());
+        // A weak float argument becomes a 0-d array on the device of the array
+        // arguments (so `b = 0.0` works beside GPU arrays), else the default one.
+        let device = pos
+            .iter()
+            .find_map(|v| v.as_array().map(|a| a.device()))
+            .unwrap_or_else(|| interp.default_device());
         for &j in &which {
-            let v = self.leaf(interp, &mut tape, j, &pos[j])?;
+            let v = self.leaf(interp, &mut tape, j, &pos[j], device)?;
             if let Value::Array(a) = &v {
                 leaves.push(a.clone());
             }
