@@ -125,7 +125,7 @@ fn bench() {
             RedOp::Sum,
             None,
             false,
-            reduce::default_out(RedOp::Sum, (&x).dtype()),
+            reduce::default_out(RedOp::Sum, x.dtype()),
         )
         .unwrap();
     });
