@@ -240,7 +240,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Sum,
         None,
         false,
-        reduce::default_out(RedOp::Sum, (&gx).dtype()),
+        reduce::default_out(RedOp::Sum, gx.dtype()),
     )
     .unwrap()
     .to_f64_vec()
@@ -250,7 +250,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Sum,
         None,
         false,
-        reduce::default_out(RedOp::Sum, (&gx).dtype()),
+        reduce::default_out(RedOp::Sum, gx.dtype()),
     )
     .unwrap()
     .to_f64_vec()
@@ -266,7 +266,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Max,
         None,
         false,
-        reduce::default_out(RedOp::Max, (&gx).dtype()),
+        reduce::default_out(RedOp::Max, gx.dtype()),
     )
     .unwrap()
     .to_f64_vec()
