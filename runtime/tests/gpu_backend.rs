@@ -282,7 +282,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Sum,
         Some(&[0]),
         false,
-        reduce::default_out(RedOp::Sum, (&gm).dtype()),
+        reduce::default_out(RedOp::Sum, gm.dtype()),
     )
     .unwrap();
     assert_eq!(s0.shape(), &[c]);
@@ -293,7 +293,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Min,
         Some(&[1]),
         true,
-        reduce::default_out(RedOp::Min, (&gm).dtype()),
+        reduce::default_out(RedOp::Min, gm.dtype()),
     )
     .unwrap();
     assert_eq!(s1.shape(), &[r, 1]);
@@ -313,7 +313,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Sum,
         Some(&[1]),
         false,
-        reduce::default_out(RedOp::Sum, (&t).dtype()),
+        reduce::default_out(RedOp::Sum, t.dtype()),
     )
     .unwrap();
     assert!(rel_err(&st.to_f64_vec().unwrap(), &w0) < 1e-12);
@@ -323,7 +323,7 @@ fn reductions_full_axis_deterministic() {
         RedOp::Sum,
         None,
         false,
-        reduce::default_out(RedOp::Sum, (&gi).dtype()),
+        reduce::default_out(RedOp::Sum, gi.dtype()),
     )
     .unwrap();
     assert_eq!(si.dtype(), DType::Int64);
