@@ -32,11 +32,7 @@ impl Output for StdOutput {
     }
     fn input(&mut self, prompt: &str) -> Option<String> {
         self.stdout(prompt);
-        let mut line = String::new();
-        match std::io::stdin().lock().read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
-        }
+        read_stdin_line()
     }
     fn progress(&mut self, p: &gcalc_runtime::output::Progress) {
         // In scripts the bar goes to stderr, and only when stderr is a terminal.
@@ -44,6 +40,15 @@ impl Output for StdOutput {
             let end = if p.finished { "\n" } else { "" };
             let _ = write!(std::io::stderr(), "\r{}{end}", p.render_line(30));
         }
+    }
+}
+
+/// One line of standard input for `input()`; `None` at end of input.
+pub fn read_stdin_line() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line),
     }
 }
 

@@ -9,19 +9,8 @@ use gcalc_runtime::cuda::ew::{self, Expr};
 use gcalc_runtime::cuda::{self, reduce};
 use gcalc_runtime::{Array, DType, Device, ErrorKind};
 
-fn have_gpu() -> bool {
-    if cuda::gpu_count() > 0 && cuda::gpu(0).is_ok() {
-        return true;
-    }
-    if std::env::var("GCALC_REQUIRE_GPU").as_deref() == Ok("1") {
-        panic!(
-            "GCALC_REQUIRE_GPU=1 but no GPU is usable: {}",
-            cuda::why_no_gpu().message
-        );
-    }
-    println!("SKIPPED: no GPU ({})", cuda::why_no_gpu().message);
-    false
-}
+mod gpu_util;
+use gpu_util::have_gpu;
 
 const G: Device = Device::Gpu(0);
 

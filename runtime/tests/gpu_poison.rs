@@ -6,17 +6,15 @@
 //! message, keeps every CPU variable, and nothing panics. Skips visibly without
 //! a GPU; fails instead when GCALC_REQUIRE_GPU=1.
 
-use gcalc_runtime::cuda;
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Session, Value};
 
+mod gpu_util;
+use gpu_util::have_gpu;
+
 #[test]
 fn illegal_address_poisons_the_gpu_and_the_session_goes_on() {
-    if cuda::gpu_count() == 0 || cuda::gpu(0).is_err() {
-        if std::env::var("GCALC_REQUIRE_GPU").as_deref() == Ok("1") {
-            panic!("GCALC_REQUIRE_GPU=1 but no GPU is usable");
-        }
-        println!("SKIPPED: no GPU ({})", cuda::why_no_gpu().message);
+    if !have_gpu() {
         return;
     }
     let blocking = std::env::var("GCALC_POISON_BLOCKING").as_deref() == Ok("1");

@@ -5,21 +5,10 @@
 //! without a GPU; fails instead when GCALC_REQUIRE_GPU=1.
 
 use gcalc_runtime::output::Captured;
-use gcalc_runtime::{Session, Value, cuda};
+use gcalc_runtime::{Session, Value};
 
-fn have_gpu() -> bool {
-    if cuda::gpu_count() > 0 && cuda::gpu(0).is_ok() {
-        return true;
-    }
-    if std::env::var("GCALC_REQUIRE_GPU").as_deref() == Ok("1") {
-        panic!(
-            "GCALC_REQUIRE_GPU=1 but no GPU is usable: {}",
-            cuda::why_no_gpu().message
-        );
-    }
-    println!("SKIPPED: no GPU ({})", cuda::why_no_gpu().message);
-    false
-}
+mod gpu_util;
+use gpu_util::have_gpu;
 
 /// Run `code`; its value's text (or the rendered error).
 fn run(s: &mut Session, code: &str) -> String {

@@ -4,7 +4,7 @@
 
 use gcalc_runtime::output::Progress;
 use gcalc_runtime::{DisplayData, Output};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -64,11 +64,7 @@ impl Output for TermOutput {
 
     fn input(&mut self, prompt: &str) -> Option<String> {
         self.stdout(prompt);
-        let mut line = String::new();
-        match std::io::stdin().lock().read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
-        }
+        crate::script::read_stdin_line()
     }
 
     fn progress(&mut self, p: &Progress) {

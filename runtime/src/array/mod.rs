@@ -242,12 +242,7 @@ pub fn convert<S: Element, T: Element>(x: S) -> T {
 }
 
 pub fn convert_slice<S: Element, T: Element>(s: &[S]) -> Vec<T> {
-    if S::DTYPE == T::DTYPE {
-        // Same type: a plain copy.
-        s.iter().map(|&x| convert::<S, T>(x)).collect()
-    } else {
-        s.iter().map(|&x| convert::<S, T>(x)).collect()
-    }
+    s.iter().map(|&x| convert::<S, T>(x)).collect()
 }
 
 /// NumPy's `same_kind` casting: within a kind or to a larger kind (bool < int < float).

@@ -6,8 +6,8 @@
 use super::ew::{self, Expr};
 use crate::array::Array;
 use crate::dtype::{DType, Kind};
-use crate::error::{Error, Result};
-use crate::ops::elementwise::{Rule, ew_def, result_kinds};
+use crate::error::Result;
+use crate::ops::elementwise::{Rule, ew_checked, result_kinds};
 use crate::ops::fuse::{EwNode, Operand};
 
 struct Typed {
@@ -79,20 +79,7 @@ fn build(n: EwNode, float_x: DType) -> Result<Typed> {
             },
         }),
         EwNode::Op { op, args } => {
-            let def = ew_def(op).ok_or_else(|| {
-                Error::type_(format!("{} is not an elementwise operation", op.name))
-                    .with_op(op.name)
-            })?;
-            if args.len() != def.arity {
-                return Err(Error::value(format!(
-                    "{}() takes {} argument{} but {} were given",
-                    op.name,
-                    def.arity,
-                    if def.arity == 1 { "" } else { "s" },
-                    args.len()
-                ))
-                .with_op(op.name));
-            }
+            let def = ew_checked(op, args.len())?;
             let kids = args
                 .into_iter()
                 .map(|a| build(a, float_x))

@@ -292,7 +292,7 @@ impl Interp {
             let n = self.ew_node(&a.value)?;
             nodes.push(numeric(n, a.value.span)?);
         }
-        crate::ops::check_arity(def, nodes.len()).map_err(|err| err.at(span))?;
+        crate::ops::elementwise::ew_checked(def, nodes.len()).map_err(|err| err.at(span))?;
         Ok(EwNode::Op {
             op: def,
             args: nodes,

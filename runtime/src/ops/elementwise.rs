@@ -433,3 +433,22 @@ pub fn ew_def(op: &OpDef) -> Option<&EwDef> {
         _ => None,
     }
 }
+
+/// The elementwise entry of `op`, checked against a call with `n` arguments
+/// (the one arity check of the interpreter, the CPU pass and the CUDA pass).
+pub fn ew_checked(op: &OpDef, n: usize) -> Result<&EwDef> {
+    let def = ew_def(op).ok_or_else(|| {
+        Error::type_(format!("{} is not an elementwise operation", op.name)).with_op(op.name)
+    })?;
+    if n != def.arity {
+        return Err(Error::value(format!(
+            "{}() takes {} argument{} but {n} were given",
+            op.name,
+            def.arity,
+            if def.arity == 1 { "" } else { "s" },
+        ))
+        .with_op(op.name)
+        .with_help(format!("usage: {}", op.sig)));
+    }
+    Ok(def)
+}

@@ -8,7 +8,7 @@
 //! constants, other leaves are gathered. Large outputs run blocks on rayon.
 
 use super::OpDef;
-use super::elementwise::{EwDef, Rule, ew_def, result_kinds};
+use super::elementwise::{EwDef, Rule, ew_checked, ew_def, result_kinds};
 use super::fuse_exec::{Exec, KernAny, LeafPlan, Scalar, Slot, SlotSrc, Step};
 use crate::array::{Array, layout};
 use crate::device::Device;
@@ -192,21 +192,7 @@ impl Builder {
                 })
             }
             EwNode::Op { op, args } => {
-                let def = ew_def(op).ok_or_else(|| {
-                    Error::type_(format!("{} is not an elementwise operation", op.name))
-                        .with_op(op.name)
-                })?;
-                if args.len() != def.arity {
-                    return Err(Error::value(format!(
-                        "{}() takes {} argument{} but {} were given",
-                        op.name,
-                        def.arity,
-                        if def.arity == 1 { "" } else { "s" },
-                        args.len()
-                    ))
-                    .with_op(op.name)
-                    .with_help(format!("see help({})", op.name)));
-                }
+                let def = ew_checked(op, args.len())?;
                 let kids = args
                     .into_iter()
                     .map(|a| self.build(a))

@@ -100,23 +100,6 @@ pub fn all() -> Vec<&'static OpDef> {
     v
 }
 
-/// Check an elementwise op's argument count.
-pub fn check_arity(def: &OpDef, n: usize) -> crate::Result<()> {
-    let want = match &def.kind {
-        OpKind::Elementwise(ew) => ew.arity,
-        OpKind::Func(_) => return Ok(()),
-    };
-    if n != want {
-        return Err(crate::Error::value(format!(
-            "{}() takes {want} argument{} but {n} were given",
-            def.name,
-            if want == 1 { "" } else { "s" }
-        ))
-        .with_help(format!("usage: {}", def.sig)));
-    }
-    Ok(())
-}
-
 /// Operands on two devices: the error that names both and the fix.
 pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> crate::Error {
     crate::Error::device(format!("operands on {a} and {b}"))
