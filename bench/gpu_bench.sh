@@ -41,7 +41,14 @@ echo 'x = rand(1000, device=gpu()); y = exp(x); y.sync()' >"$log.first"
 "$bin/gcalc" "$log.first" >/dev/null 2>&1 || true
 t0=$(date +%s%N); "$bin/gcalc" "$log.first" >/dev/null 2>&1; t1=$(date +%s%N)
 echo "GCALC fresh_process_first_gpu_stmt_warm_cache $(( (t1 - t0) / 1000 ))" >>"$log"
+# The logreg target program on gpu(0): 20 warm-up steps (kernel compiles), then
+# 10,000 steps timed with `time {}` (it syncs), as the references are timed.
+sed -e 's/^seed(0)/set device = gpu\nseed(0)/' \
+    -e '/^for i in range(10000) {/,/^}$/ { s/^for i in range(10000) {/for i in range(20) { gw, gb = step(w, b); w -= 0.1 * gw; b -= 0.1 * gb }\nt = time { for i in range(10000) {/; s/^}$/} }\nprint("GCALC logreg_10k_steps_gpu", t * 1e6)/ }' \
+    "$here/logreg.gcalc" >"$log.lr"
+"$bin/gcalc" "$log.lr" 2>&1 | grep '^GCALC' >>"$log" || true
 PYTHONUNBUFFERED=1 python3 "$here/gpu_bench.py" 2>/dev/null | grep '^REF' >>"$log"
+PYTHONUNBUFFERED=1 python3 "$here/logreg_gpu_ref.py" 2>/dev/null | grep '^REF' >>"$log"
 python3 - "$log" <<'P'
 import sys
 g, ref, runs = {}, {}, {}
@@ -70,4 +77,4 @@ for k in names:
 if "check1_gpu" in g and "check1_cpu" in g:
     print("check1: GPU %.1f ms, CPU %.1f ms, CPU/GPU = %.1fx" % (g["check1_gpu"] / 1e3, g["check1_cpu"] / 1e3, g["check1_cpu"] / g["check1_gpu"]))
 P
-rm -f "$log" "$log.prog" "$log.c1" "$log.first"
+rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr"

@@ -174,6 +174,40 @@ fn bench() {
         t0.elapsed().as_secs_f64() * 1e6 / iters as f64
     );
     drop(r);
+    // The floors under that figure, host time per call: a bare launch of a
+    // one-line kernel with its parameters ready, and a stream-ordered
+    // alloc + free pair straight from the driver's pool.
+    let probe = "extern \"C\" __global__ void launch_probe(float* x, long long n) { if (threadIdx.x + blockIdx.x * blockDim.x < n) x[threadIdx.x] = 1.0f; }";
+    let bin = cuda::compile::cubin(&g, probe, &[], "launch_probe").unwrap();
+    let m = cuda::compile::load_module(&g, &bin).unwrap();
+    let f = unsafe { cuda::compile::get_function(&g, m, "launch_probe") }.unwrap();
+    let buf = cuda::DeviceBuffer::alloc(&g, DType::Float32, 1024).unwrap();
+    let mut p = buf.ptr_at(0);
+    let mut nn: i64 = 1024;
+    let mut params: Vec<*mut std::ffi::c_void> = vec![
+        &mut p as *mut u64 as *mut std::ffi::c_void,
+        &mut nn as *mut i64 as *mut std::ffi::c_void,
+    ];
+    let t0 = std::time::Instant::now();
+    for _ in 0..iters {
+        unsafe { result::launch_kernel(f.f, (4, 1, 1), (256, 1, 1), 0, g.stream, &mut params) }
+            .unwrap();
+    }
+    g.sync().unwrap();
+    println!(
+        "GCALC bare_launch_host_us {:.2}",
+        t0.elapsed().as_secs_f64() * 1e6 / iters as f64
+    );
+    let t0 = std::time::Instant::now();
+    for _ in 0..iters {
+        let p = unsafe { result::malloc_async(g.stream, 4096) }.unwrap();
+        unsafe { result::free_async(p, g.stream) }.unwrap();
+    }
+    g.sync().unwrap();
+    println!(
+        "GCALC alloc_free_pair_host_us {:.2}",
+        t0.elapsed().as_secs_f64() * 1e6 / iters as f64
+    );
     // A cached kernel not loaded yet in this process: read + checksum + module load.
     let src = format!(
         "extern \"C\" __global__ void bench_probe_{}(float* x) {{ x[0] = 2.0f; }}",

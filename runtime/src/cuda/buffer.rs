@@ -1,7 +1,9 @@
-//! GPU buffers: stream-ordered allocation from the device's pool (out of
-//! memory: sync, trim, retry once, then an error saying what was asked and
-//! what is free), uploads, downloads (the sync points) and device copies.
+//! GPU buffers: stream-ordered allocation from the device's pool behind a
+//! cache of small freed blocks (`cache.rs`; out of memory: empty the cache,
+//! sync, trim, retry once, then an error saying what was asked and what is
+//! free), uploads, downloads (the sync points) and device copies.
 
+use super::cache::block_size;
 use super::driver::{Gpu, gpu};
 use crate::array::{Array, HostData, Storage};
 use crate::device::Device;
@@ -16,13 +18,18 @@ pub struct DeviceBuffer {
     ptr: sys::CUdeviceptr,
     len: usize,
     dtype: DType,
+    /// Bytes allocated (`cache::block_size` of the request).
+    size: usize,
 }
 
 impl Drop for DeviceBuffer {
     fn drop(&mut self) {
         // Stream-ordered free: safe while queued work still reads it. A poisoned
         // context cannot free anything; the memory goes with the process.
-        if !self.gpu.is_poisoned() && self.gpu.bind().is_ok() {
+        if !self.gpu.is_poisoned()
+            && !self.gpu.cache.put(self.size, self.ptr)
+            && self.gpu.bind().is_ok()
+        {
             let _ = unsafe { result::free_async(self.ptr, self.gpu.stream) };
         }
     }
@@ -31,11 +38,23 @@ impl Drop for DeviceBuffer {
 impl DeviceBuffer {
     /// Uninitialised space for `len` elements of `dtype` on `g`.
     pub fn alloc(g: &Arc<Gpu>, dtype: DType, len: usize) -> Result<DeviceBuffer> {
-        let bytes = (len * dtype.size()).max(16).next_multiple_of(16);
+        let bytes = block_size(len * dtype.size());
+        if let Some(ptr) = g.cache.take(bytes) {
+            return Ok(DeviceBuffer {
+                gpu: g.clone(),
+                ptr,
+                len,
+                dtype,
+                size: bytes,
+            });
+        }
         let ptr = match unsafe { result::malloc_async(g.stream, bytes) } {
             Ok(p) => p,
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
-                // Sync (frees queued), trim the pool, retry once.
+                // Empty the block cache, sync (frees queued), trim the pool, retry once.
+                for p in g.cache.drain() {
+                    let _ = unsafe { result::free_async(p, g.stream) };
+                }
                 g.sync()?;
                 let _ = unsafe { result::mem_pool::trim_to(g.pool, 0) };
                 match unsafe { result::malloc_async(g.stream, bytes) } {
@@ -50,6 +69,7 @@ impl DeviceBuffer {
             ptr,
             len,
             dtype,
+            size: bytes,
         })
     }
 

@@ -38,6 +38,8 @@ pub struct Gpu {
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
+    /// Freed small buffers kept for reuse (see `cache.rs`).
+    pub(crate) cache: super::cache::BlockCache,
 }
 
 // SAFETY: the raw handles are only used with the context bound by `gpu()`, and
@@ -146,6 +148,7 @@ fn init(i: u32) -> Result<Gpu> {
         functions: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
+        cache: Default::default(),
     };
     g.set_release_threshold(ALLOW_GC.load(Ordering::Relaxed))?;
     GPU_USED.store(true, Ordering::Relaxed);

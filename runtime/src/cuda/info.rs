@@ -23,7 +23,8 @@ pub fn driver_versions() -> (Option<String>, Option<(i32, i32)>) {
     (release, cuda)
 }
 
-/// Pool figures: (in use, pooled but free, peak in use).
+/// Pool figures: (in use, pooled but free, peak in use); blocks in the small
+/// block cache count as pooled.
 pub fn pool_stats(g: &Gpu) -> (u64, u64, u64) {
     let get = |a| {
         let mut v: u64 = 0;
@@ -34,6 +35,8 @@ pub fn pool_stats(g: &Gpu) -> (u64, u64, u64) {
     let used = get(A::CU_MEMPOOL_ATTR_USED_MEM_CURRENT);
     let reserved = get(A::CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT);
     let peak = get(A::CU_MEMPOOL_ATTR_USED_MEM_HIGH);
+    let cached = g.cache.bytes() as u64;
+    let used = used.saturating_sub(cached);
     (used, reserved.saturating_sub(used), peak)
 }
 

@@ -6,6 +6,7 @@
 
 pub mod blas;
 pub mod buffer;
+pub mod cache;
 pub mod compile;
 pub mod custom;
 pub mod driver;

@@ -52,7 +52,7 @@ pub(crate) fn operand_value(o: Operand) -> Value {
 }
 
 /// A fusion node, or a value that cannot be one.
-type Node = std::result::Result<EwNode, Value>;
+pub(crate) type Node = std::result::Result<EwNode, Value>;
 
 /// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
 fn leaf(v: Value) -> Node {
@@ -190,7 +190,7 @@ impl Interp {
     /// Build the fusion tree of `e`; non-elementwise children are evaluated and
     /// become leaves. A non-numeric result (a string joined with `+`, a tuple)
     /// comes back as `Err(value)`: it cannot be part of a fused tree.
-    fn ew_node(&mut self, e: &Expr) -> Result<Node> {
+    pub(crate) fn ew_node(&mut self, e: &Expr) -> Result<Node> {
         match &e.kind {
             ExprKind::Unary { op, operand } => {
                 let inner = numeric(self.ew_node(operand)?, operand.span)?;

@@ -261,16 +261,18 @@ impl Interp {
             }
             _ => return Err(Error::type_("cannot use an augmented assignment here").at(span)),
         };
-        let rhs = self.eval(value)?;
         let result = if op == BinOp::MatMul {
+            let rhs = self.eval(value)?;
             self.matmul_values(&cur, &rhs).map_err(|e| e.at(span))?
         } else {
+            // `x op= e` is one fused tree `x op e` (`w -= 0.1 * g`: one pass, one launch).
+            let rhs = match self.ew_node(value)? {
+                Ok(n) => n,
+                Err(v) => EwNode::Leaf(fuse::operand(&v).map_err(|e| e.at(value.span))?),
+            };
             let node = EwNode::Op {
                 op: super::eval::binop_def(op)?,
-                args: vec![
-                    EwNode::Leaf(fuse::operand(&cur)?),
-                    EwNode::Leaf(fuse::operand(&rhs)?),
-                ],
+                args: vec![EwNode::Leaf(fuse::operand(&cur)?), rhs],
             };
             super::eval::operand_value(self.eval_tree(node).map_err(|e| e.at(span))?)
         };
