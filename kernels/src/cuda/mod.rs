@@ -12,6 +12,8 @@ pub const REDUCE: &str = include_str!("reduce.cu");
 pub const PHILOX: &str = include_str!("philox.cu");
 /// argmax/argmin templates (full and axis), instantiated by `argreduce_source`.
 pub const ARGREDUCE: &str = include_str!("argreduce.cu");
+/// Indexing kernels: gathers, strided and offset stores, the gather's gradient.
+pub const INDEX: &str = include_str!("index.cu");
 
 use crate::dtype::DType;
 

@@ -12,6 +12,7 @@ pub mod custom;
 pub mod driver;
 pub mod ew;
 pub mod fuse;
+pub mod index;
 pub mod info;
 pub mod reduce;
 pub mod rng;
