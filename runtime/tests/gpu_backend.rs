@@ -10,24 +10,9 @@ use gcalc_runtime::cuda::{self, reduce};
 use gcalc_runtime::{Array, DType, Device, ErrorKind};
 
 mod gpu_util;
-use gpu_util::have_gpu;
+use gpu_util::{data, have_gpu};
 
 const G: Device = Device::Gpu(0);
-
-/// Deterministic pseudo-random values in [lo, hi).
-fn data(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
-    let mut s = seed
-        .wrapping_mul(6364136223846793005)
-        .wrapping_add(1442695040888963407);
-    (0..n)
-        .map(|_| {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            lo + (hi - lo) * ((s >> 11) as f64 / (1u64 << 53) as f64)
-        })
-        .collect()
-}
 
 fn f32s(v: &[f64], shape: &[usize]) -> Array {
     Array::from_vec(v.iter().map(|&x| x as f32).collect(), shape.to_vec())

@@ -279,7 +279,14 @@ fn every_reduction_on_every_dtype_and_axis() {
                 make(&mut r, Domain::Power, 0, dt, &[3, 4, 5])
             };
             let views = [base.clone(), base.view(vec![5, 4, 3], vec![1, 5, 20], 0)];
-            for a in &views {
+            // Every device reduces the same views; the reference reads the host's.
+            let on_devices = devices().into_iter().flat_map(|d| {
+                let b = gcalc_runtime::cuda::to_device(&base, d).unwrap();
+                let dv = [b.clone(), b.view(vec![5, 4, 3], vec![1, 5, 20], 0)];
+                views.clone().into_iter().zip(dv)
+            });
+            for (a, on_dev) in on_devices {
+                let a = &a;
                 let axes_list: Vec<Option<Vec<isize>>> =
                     vec![None, Some(vec![0]), Some(vec![-1]), Some(vec![0, 2])];
                 for axes in axes_list {
@@ -289,7 +296,8 @@ fn every_reduction_on_every_dtype_and_axis() {
                         continue;
                     }
                     for keep in [false, true] {
-                        let got = reduce::reduce(name, a, axes.as_deref(), keep, FX).unwrap();
+                        let got = reduce::reduce(name, &on_dev, axes.as_deref(), keep, FX).unwrap();
+                        assert_eq!(got.device(), on_dev.device(), "{name} stays on its device");
                         let nd = a.ndim();
                         let red: Vec<usize> = match &axes {
                             None => (0..nd).collect(),
@@ -349,6 +357,40 @@ fn every_reduction_on_every_dtype_and_axis() {
                             _ => dt,
                         };
                         assert_eq!(got.dtype(), want_dt, "{name} of {dt}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reductions_of_empty_arrays_on_every_device() {
+    let names = [
+        "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "any", "all",
+    ];
+    for shape in [vec![0usize], vec![3, 0], vec![0, 3], vec![2, 0, 4]] {
+        let h = Array::from_vec(Vec::<f32>::new(), shape.clone());
+        for name in names {
+            for axes in [None, Some(vec![0isize]), Some(vec![-1])] {
+                let want = reduce::reduce(name, &h, axes.as_deref(), false, FX);
+                for dev in devices() {
+                    let a = gcalc_runtime::cuda::to_device(&h, dev).unwrap();
+                    let got = reduce::reduce(name, &a, axes.as_deref(), false, FX);
+                    let what = format!("{name} of {shape:?} axes {axes:?} on {dev}");
+                    match (&got, &want) {
+                        (Ok(g), Ok(w)) => {
+                            assert_eq!(g.device(), dev, "{what}");
+                            assert_eq!(g.shape(), w.shape(), "{what}");
+                            let (gv, wv) = (g.to_f64_vec().unwrap(), w.to_f64_vec().unwrap());
+                            let same = gv
+                                .iter()
+                                .zip(&wv)
+                                .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()));
+                            assert!(same, "{what}: {gv:?} vs {wv:?}");
+                        }
+                        (Err(g), Err(w)) => assert_eq!(g.message, w.message, "{what}"),
+                        _ => panic!("{what}: {:?} vs {:?}", got.err(), want.err()),
                     }
                 }
             }

@@ -10,6 +10,10 @@ pub const PRELUDE: &str = include_str!("prelude.cuh");
 pub const REDUCE: &str = include_str!("reduce.cu");
 /// Philox 4x32-10 matching the CPU generator bit for bit.
 pub const PHILOX: &str = include_str!("philox.cu");
+/// argmax/argmin templates (full and axis), instantiated by `argreduce_source`.
+pub const ARGREDUCE: &str = include_str!("argreduce.cu");
+/// Indexing kernels: gathers, strided and offset stores, the gather's gradient.
+pub const INDEX: &str = include_str!("index.cu");
 
 use crate::dtype::DType;
 
@@ -57,6 +61,27 @@ pub fn reduce_source(op: RedOp, d: DType, out: DType) -> String {
         "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {o}* out) {{ reduce_all<{t}, {a}, {f}, {vec}, {o}>(x, n, partial, ticket, out); }}\n\
 extern \"C\" __global__ void red_rows(const {t}* x, long long outer, long long r, {o}* out) {{ reduce_rows<{t}, {a}, {f}, {o}>(x, outer, r, out); }}\n\
 extern \"C\" __global__ void red_cols(const {t}* x, long long outer, long long r, long long inner, {o}* out) {{ reduce_cols<{t}, {a}, {f}, {o}>(x, outer, r, inner, out); }}\n"
+    )
+}
+
+/// Type argmax/argmin compare elements of `d` in (float16 as float, bool as int).
+pub fn arg_compare_type(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "int",
+        d => codegen::ctype(d),
+    }
+}
+
+/// The argmax (`max`) or argmin translation unit over elements of `d`, with
+/// three kernels: `arg_all` (flat index), `arg_rows` and `arg_cols` (along an axis).
+pub fn argreduce_source(max: bool, d: DType) -> String {
+    let t = codegen::storage_type(d);
+    let a = arg_compare_type(d);
+    let m = if max { "true" } else { "false" };
+    format!(
+        "{ARGREDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) arg_all(const {t}* x, long long n, {a}* pv, long long* pi, unsigned* ticket, long long* out) {{ arg_all<{t}, {a}, {m}>(x, n, pv, pi, ticket, out); }}\n\
+extern \"C\" __global__ void arg_rows(const {t}* x, long long outer, long long r, long long* out) {{ arg_rows<{t}, {a}, {m}>(x, outer, r, out); }}\n\
+extern \"C\" __global__ void arg_cols(const {t}* x, long long outer, long long r, long long inner, long long* out) {{ arg_cols<{t}, {a}, {m}>(x, outer, r, inner, out); }}\n"
     )
 }
 

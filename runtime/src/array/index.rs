@@ -5,6 +5,7 @@
 use super::create::host_only;
 use super::layout::{broadcast_shapes, broadcast_strides, contiguous_strides, fmt_shape};
 use super::{Array, Element, can_cast_same_kind};
+use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -103,14 +104,11 @@ impl Array {
     /// `x[idx]`: a view for ints/slices/newaxis/ellipsis, a copy when an
     /// integer array or a boolean mask is among the indices.
     pub fn index(&self, idx: &[Index]) -> Result<Array> {
-        if self.device().is_gpu() && idx.iter().any(|i| matches!(i, Index::Array(_))) {
-            // Gathers of GPU arrays go through the host (correct; a gather kernel later).
-            let h = self.to_host()?;
-            let hidx = host_indices(idx)?;
-            return super::create::place(h.index(&hidx)?, self.device());
-        }
         match self.select(idx)? {
             Selection::View(v) => Ok(v),
+            Selection::Gather { shape, offsets } if self.device().is_gpu() => {
+                crate::cuda::index::gather(self, &offsets, shape)
+            }
             Selection::Gather { shape, offsets } => {
                 host_only(self, "index")?;
                 let d = self.host_read()?;
@@ -127,9 +125,10 @@ impl Array {
     /// is broadcast to the selected shape and cast to `x`'s dtype with NumPy's
     /// `same_kind` rule (bool->int->float; float->int is an error).
     pub fn assign(&self, idx: &[Index], src: &Array) -> Result<()> {
-        let (shape, offsets): (Vec<usize>, Vec<usize>) = match self.select(idx)? {
-            Selection::View(v) => (v.shape().to_vec(), v.offsets().collect()),
-            Selection::Gather { shape, offsets } => (shape, offsets),
+        let sel = self.select(idx)?;
+        let shape = match &sel {
+            Selection::View(v) => v.shape().to_vec(),
+            Selection::Gather { shape, .. } => shape.clone(),
         };
         if !can_cast_same_kind(src.dtype(), self.dtype()) {
             return Err(Error::dtype(
@@ -145,6 +144,13 @@ impl Array {
                 self.dtype()
             )));
         }
+        // A GPU array takes host values (literals such as `x[0] = 5`) uploaded
+        // as they are, then broadcast there; another GPU's values are an error.
+        let src = match (self.device(), src.device()) {
+            (Device::Gpu(_), Device::Cpu) => crate::cuda::to_device(src, self.device())?,
+            (a, b) if a != b => return Err(crate::ops::device_mismatch("assign", a, b)),
+            _ => src.clone(),
+        };
         let src = src.broadcast_to(&shape).map_err(|_| {
             Error::shape(
                 "assign",
@@ -156,9 +162,16 @@ impl Array {
             )
             .with_help("the value's trailing dimensions must equal the selection's, or be 1")
         })?;
-        if self.device().is_gpu() {
-            return crate::cuda::buffer::assign_through_host(self, idx, &src);
-        }
+        let offsets: Vec<usize> = match sel {
+            Selection::View(v) if self.device().is_gpu() => {
+                return crate::cuda::index::store_view(&v, &src);
+            }
+            Selection::Gather { offsets, .. } if self.device().is_gpu() => {
+                return crate::cuda::index::store_offsets(self, &offsets, &src);
+            }
+            Selection::View(v) => v.offsets().collect(),
+            Selection::Gather { offsets, .. } => offsets,
+        };
         host_only(&src, "assign")?;
         crate::with_dtype!(self.dtype(), T => {
             // Read the source completely first: it may share this buffer (x[1:] = x[:-1]).

@@ -207,13 +207,17 @@ pub(crate) fn cast(a: Array, dtype: DType) -> Result<Array> {
 }
 
 /// The gradient of `x[idx]` for `x` of `shape`: `g` added into zeros at the
-/// selected positions (repeated indices add up).
-/// TODO(gpu): host loop, as the gathering index itself is host-only today.
+/// selected positions (repeated indices add up, in index order, in float64).
+/// The positions are worked out on the host from the index alone; a GPU `g`
+/// stays on its device (`cuda::index::scatter_add`, deterministic).
 fn scatter_add(g: &Array, shape: &[usize], dtype: DType, idx: &[Index]) -> Result<Array> {
     let size: usize = shape.iter().product();
     let pos = Array::from_vec((0..size as i64).collect::<Vec<i64>>(), shape.to_vec());
     let offs = pos.index(idx)?;
     let g = g.broadcast_to(offs.shape())?;
+    if g.device().is_gpu() {
+        return crate::cuda::index::scatter_add(&g, &offs.to_vec::<i64>()?, shape, dtype);
+    }
     let (gv, ov) = (g.to_f64_vec()?, offs.to_vec::<i64>()?);
     let mut out = vec![0.0f64; size];
     for (o, v) in ov.into_iter().zip(gv) {

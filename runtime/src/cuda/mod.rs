@@ -4,6 +4,7 @@
 //! Philox random numbers, custom kernels, and the poisoned-context handling.
 //! Without a driver every entry point answers with a clear error.
 
+pub mod argreduce;
 pub mod blas;
 pub mod buffer;
 pub mod cache;
@@ -12,9 +13,11 @@ pub mod custom;
 pub mod driver;
 pub mod ew;
 pub mod fuse;
+pub mod index;
 pub mod info;
 pub mod reduce;
 pub mod rng;
+pub mod stats;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};

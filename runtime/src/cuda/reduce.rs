@@ -97,7 +97,10 @@ fn gpu_of(x: &Array) -> Result<std::sync::Arc<super::driver::Gpu>> {
 /// The whole array to a 0-d array of dtype `out`.
 pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
     let g = gpu_of(x)?;
-    let x = if x.is_contiguous() {
+    // The kernel's 16-byte vector loads need a 16-byte aligned start (a
+    // contiguous slice such as x[1:] is copied).
+    let aligned = (x.offset() * x.dtype().size()).is_multiple_of(16);
+    let x = if x.is_contiguous() && aligned {
         x.clone()
     } else {
         super::ew::copy(x, x.dtype())?
@@ -160,52 +163,51 @@ pub fn reduce_axis(x: &Array, op: RedOp, axis: usize, out_dt: DType) -> Result<A
     }
     let out = DeviceBuffer::alloc(&g, out_dt, outer * inner)?;
     let fs = functions(&g, op, x.dtype(), out_dt)?;
-    let src = array_buffer(&x)?;
-    let mut xp = src.ptr_at(x.offset());
-    let (mut o, mut rr, mut inn) = (outer as i64, r as i64, inner as i64);
-    let mut op_ = out.ptr_at(0);
-    if inner == 1 {
-        let mut params: Vec<*mut c_void> = vec![
-            &mut xp as *mut u64 as *mut c_void,
-            &mut o as *mut i64 as *mut c_void,
-            &mut rr as *mut i64 as *mut c_void,
-            &mut op_ as *mut u64 as *mut c_void,
-        ];
-        let blocks = (outer * 32).div_ceil(256) as u32;
-        launch(
-            &g,
-            fs[1],
-            (blocks, 1, 1),
-            (256, 1, 1),
-            0,
-            &mut params,
-            "a row reduction",
-        )?;
-    } else {
-        let mut params: Vec<*mut c_void> = vec![
-            &mut xp as *mut u64 as *mut c_void,
-            &mut o as *mut i64 as *mut c_void,
-            &mut rr as *mut i64 as *mut c_void,
-            &mut inn as *mut i64 as *mut c_void,
-            &mut op_ as *mut u64 as *mut c_void,
-        ];
-        let blocks = (outer * inner).div_ceil(256) as u32;
-        launch(
-            &g,
-            fs[2],
-            (blocks, 1, 1),
-            (256, 1, 1),
-            0,
-            &mut params,
-            "a column reduction",
-        )?;
-    }
+    let xp = array_buffer(&x)?.ptr_at(x.offset());
+    launch_axis(
+        &g,
+        [fs[1], fs[2]],
+        xp,
+        (outer, r, inner),
+        out.ptr_at(0),
+        "a reduction",
+    )?;
     Ok(array_of(out, out_shape))
 }
 
-/// The op table's reductions on a GPU array (`red`: which axes reduce).
-/// sum/prod/max/min/mean run on the device with the CPU path's dtypes; the
-/// others (std, var, argmax, argmin, any, all) go through the host for now.
+/// Launch an axis kernel over contiguous `x` seen as (outer, r, inner):
+/// `rows` (a warp per output, `(x, outer, r, out)`) when inner is 1, else
+/// `cols` (a thread per output, `(x, outer, r, inner, out)`).
+pub(super) fn launch_axis(
+    g: &super::driver::Gpu,
+    [rows, cols]: [compile::Func; 2],
+    x: u64,
+    (outer, r, inner): (usize, usize, usize),
+    out: u64,
+    what: &str,
+) -> Result<()> {
+    let (mut xp, mut op_) = (x, out);
+    let (mut o, mut rr, mut inn) = (outer as i64, r as i64, inner as i64);
+    let mut params: Vec<*mut c_void> = vec![
+        &mut xp as *mut u64 as *mut c_void,
+        &mut o as *mut i64 as *mut c_void,
+        &mut rr as *mut i64 as *mut c_void,
+    ];
+    let (f, threads) = if inner == 1 {
+        (rows, outer * 32)
+    } else {
+        params.push(&mut inn as *mut i64 as *mut c_void);
+        (cols, outer * inner)
+    };
+    params.push(&mut op_ as *mut u64 as *mut c_void);
+    let blocks = threads.div_ceil(256) as u32;
+    launch(g, f, (blocks, 1, 1), (256, 1, 1), 0, &mut params, what)
+}
+
+/// The op table's reductions on a GPU array (`red`: which axes reduce), all
+/// on the device with the CPU path's dtypes and conventions: sum/prod/max/min
+/// here, mean = sum / n, std/var/any/all in `stats`, argmax/argmin in
+/// `argreduce`. Empty max/min/argmax/argmin lanes are refused by the caller.
 pub fn reduce_named(
     name: &str,
     a: &Array,
@@ -221,22 +223,23 @@ pub fn reduce_named(
         "prod" => RedOp::Prod,
         "max" => RedOp::Max,
         "min" => RedOp::Min,
-        _ => {
-            let h = a.to_host()?;
-            let iax: Vec<isize> = axes.iter().map(|&x| x as isize).collect();
-            // All axes: None (argmax/argmin take one axis or none, not a tuple).
-            let iax = (axes.len() < a.ndim()).then_some(iax);
-            let r =
-                crate::ops::reduce::reduce_ddof(name, &h, iax.as_deref(), keepdims, ddof, float_x)?;
-            return crate::cuda::to_device(&r, a.device());
+        "std" | "var" => {
+            return super::stats::var_std(a, name == "std", &axes, keepdims, ddof, float_x);
         }
+        "any" | "all" => return super::stats::any_all(a, name == "any", &axes, keepdims),
+        "argmax" | "argmin" => {
+            // All axes: the flat index (argmax/argmin take one axis or none).
+            if axes.is_empty() && a.ndim() > 0 {
+                // axis=(): every element is its own lane.
+                return super::ew::zeros(a.shape(), DType::Int64, gpu_of(a)?.ordinal);
+            }
+            let axis = (axes.len() < a.ndim())
+                .then(|| axes.first().copied())
+                .flatten();
+            return super::argreduce::argreduce(a, name == "argmax", axis, keepdims);
+        }
+        _ => return Err(Error::name(format!("`{name}` is not a reduction"))),
     };
-    if matches!(op, RedOp::Max | RedOp::Min) && axes.iter().any(|&x| a.shape()[x] == 0) {
-        return Err(Error::value(format!(
-            "zero-size array to reduction operation {name} which has no identity"
-        ))
-        .with_op(name));
-    }
     if name == "mean" {
         let m: usize = axes.iter().map(|&x| a.shape()[x]).product();
         let out = if d.is_float() { d } else { float_x };

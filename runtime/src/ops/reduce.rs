@@ -6,7 +6,6 @@
 
 use super::{OpDef, OpKind};
 use crate::array::{Array, Element, HostData, layout};
-use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -221,11 +220,16 @@ pub fn reduce_ddof(
             }
         }
     }
-    match a.device() {
-        Device::Cpu => {}
-        Device::Gpu(_) => {
-            return crate::cuda::reduce::reduce_named(name, a, &red, keepdims, ddof, float_x);
-        }
+    let m: usize = (0..nd).filter(|&d| red[d]).map(|d| a.shape()[d]).product();
+    if m == 0 && matches!(name, "max" | "min" | "argmax" | "argmin") {
+        return Err(Error::value(format!(
+            "zero-size array to reduction operation {name} which has no identity"
+        ))
+        .with_op(name)
+        .with_help("check the array is not empty before reducing"));
+    }
+    if a.device().is_gpu() {
+        return crate::cuda::reduce::reduce_named(name, a, &red, keepdims, ddof, float_x);
     }
     let (mut ks, mut kst, mut rs, mut rst, mut out_shape) =
         (vec![], vec![], vec![], vec![], vec![]);
@@ -241,14 +245,6 @@ pub fn reduce_ddof(
             kst.push(a.strides()[d]);
             out_shape.push(a.shape()[d]);
         }
-    }
-    let m: usize = rs.iter().product();
-    if m == 0 && matches!(name, "max" | "min" | "argmax" | "argmin") {
-        return Err(Error::value(format!(
-            "zero-size array to reduction operation {name} which has no identity"
-        ))
-        .with_op(name)
-        .with_help("check the array is not empty before reducing"));
     }
     let plan = Plan {
         ks,
@@ -310,7 +306,10 @@ impl Plan {
         let (ms, mst) = layout::merge_dims(&self.rs, &[&self.rst]);
         let contiguous = ms.is_empty() || (ms.len() == 1 && mst[0][0] == 1);
         let lane = |base: usize| {
-            if contiguous {
+            if self.m == 0 {
+                // Empty lanes read nothing (their base may lie past the buffer).
+                Lane::Slice(&d[..0])
+            } else if contiguous {
                 Lane::Slice(&d[base..base + self.m])
             } else {
                 Lane::Strided(d, layout::OffsetIter::new(&self.rs, &self.rst, base))

@@ -1,0 +1,187 @@
+//! The GPU kernels of the ops that used to run through the host, each against
+//! the CPU path on the same random data (never zeros): std/var (ddof),
+//! argmax/argmin (ties, NaN), any/all over every dtype, axes, keepdims,
+//! non-contiguous views and empty arrays; results must stay on gpu(0).
+//! Skips visibly without a GPU; fails instead when GCALC_REQUIRE_GPU=1.
+
+use gcalc_runtime::ops::reduce::reduce_ddof;
+use gcalc_runtime::{Array, DType, cuda};
+
+mod gpu_util;
+use gpu_util::{G, assert_same, data, have_gpu, host, pair};
+
+const FX: DType = DType::Float32;
+
+fn tol(d: DType) -> f64 {
+    match d {
+        DType::Float16 => 2e-3,
+        DType::Float32 => 2e-6,
+        _ => 1e-12,
+    }
+}
+
+/// Every axis choice of an n-d array: all, each axis, negative last, two axes.
+fn axis_choices(nd: usize, arg: bool) -> Vec<Option<Vec<isize>>> {
+    let mut v: Vec<Option<Vec<isize>>> = vec![None];
+    v.extend((0..nd as isize).map(|a| Some(vec![a])));
+    if nd > 0 {
+        v.push(Some(vec![-1]));
+    }
+    if nd > 1 && !arg {
+        v.push(Some(vec![0, nd as isize - 1]));
+    }
+    v
+}
+
+/// `name` over every axis choice and keepdims of `h` (host) and `g` (GPU).
+fn compare(name: &str, h: &Array, g: &Array, ddof: i64, what: &str) {
+    let arg = matches!(name, "argmax" | "argmin");
+    for axes in axis_choices(h.ndim(), arg) {
+        for keep in [false, true] {
+            let w = format!(
+                "{name} {what} {:?} axes {axes:?} keepdims {keep} ddof {ddof}",
+                h.dtype()
+            );
+            let want = reduce_ddof(name, h, axes.as_deref(), keep, ddof, FX);
+            let got = reduce_ddof(name, g, axes.as_deref(), keep, ddof, FX);
+            match (got, want) {
+                (Ok(got), Ok(want)) => {
+                    let t = if want.dtype().is_float() {
+                        tol(want.dtype())
+                    } else {
+                        0.0
+                    };
+                    assert_same(&got, &want, t, &w);
+                }
+                (Err(a), Err(b)) => assert_eq!(a.message, b.message, "{w}"),
+                (a, b) => panic!("{w}: GPU {:?} vs CPU {:?}", a.err(), b.err()),
+            }
+        }
+    }
+}
+
+const SHAPES: &[&[usize]] = &[&[], &[1], &[1000], &[7, 130], &[3, 4, 5], &[2, 1, 33, 3]];
+
+/// `names` with each ddof over every dtype and shape, on data from `make`.
+fn walk(names: &[&str], ddofs: &[i64], seed: u64, make: fn(DType, &[usize], u64) -> Array) {
+    for d in DType::ALL {
+        for (k, shape) in SHAPES.iter().enumerate() {
+            let h = make(d, shape, seed + k as u64);
+            let g = cuda::to_device(&h, G).unwrap();
+            for name in names {
+                for &ddof in ddofs {
+                    compare(name, &h, &g, ddof, &format!("{shape:?}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn std_var_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    walk(&["var", "std"], &[0, 1, 7], 10, host);
+    // Float32 values far from 0: the two-pass variance keeps its digits.
+    let v: Vec<f32> = data(4096, 3, 1e4, 1e4 + 1.0)
+        .iter()
+        .map(|&x| x as f32)
+        .collect();
+    let h = Array::from_vec(v, vec![64, 64]);
+    let g = cuda::to_device(&h, G).unwrap();
+    compare("var", &h, &g, 0, "offset");
+}
+
+#[test]
+fn argmax_argmin_first_index_and_nan_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    walk(&["argmax", "argmin"], &[0], 20, host);
+    // Large enough for many blocks in the whole-array kernel; ties everywhere
+    // (ints in a small range) and NaNs: the first max and the first NaN win.
+    for d in [DType::Int64, DType::Float32, DType::Float64] {
+        let n = 3_000_017;
+        let mut h = host(d, &[n], 7);
+        if d.is_float() {
+            let mut v = h.to_f64_vec().unwrap();
+            v[2_345_678] = 1e9;
+            v[2_999_999] = 1e9;
+            h = Array::from_vec(v.clone(), vec![n]).astype(d).unwrap();
+            let (hg, g) = (h.clone(), cuda::to_device(&h, G).unwrap());
+            compare("argmax", &hg, &g, 0, "big, two equal maxima");
+            v[1_500_000] = f64::NAN;
+            v[1_000] = f64::NAN;
+            h = Array::from_vec(v, vec![n]).astype(d).unwrap();
+        }
+        let g = cuda::to_device(&h, G).unwrap();
+        for name in ["argmax", "argmin"] {
+            compare(name, &h, &g, 0, "big");
+        }
+        let a = reduce_ddof("argmax", &g, None, false, 0, FX).unwrap();
+        let b = reduce_ddof("argmax", &g, None, false, 0, FX).unwrap();
+        assert_eq!(
+            a.to_f64_vec().unwrap(),
+            b.to_f64_vec().unwrap(),
+            "deterministic"
+        );
+        // A long row and a long column, NaN inside.
+        let h2 = h.reshape(&[1, n as i64]).unwrap();
+        let g2 = g.reshape(&[1, n as i64]).unwrap();
+        compare("argmin", &h2, &g2, 0, "one long row");
+        let h3 = h.view(vec![n / 7, 7], vec![7, 1], 0);
+        let g3 = g.view(vec![n / 7, 7], vec![7, 1], 0);
+        compare("argmax", &h3, &g3, 0, "rows of 7");
+    }
+}
+
+/// Every element nonzero (all is true; any of its negation is false).
+fn nonzero(d: DType, shape: &[usize], _: u64) -> Array {
+    let n: usize = shape.iter().product();
+    Array::from_vec(vec![true; n], shape.to_vec())
+        .astype(d)
+        .unwrap()
+}
+
+#[test]
+fn any_all_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    walk(&["any", "all"], &[0], 30, host);
+    walk(&["any", "all"], &[0], 30, nonzero);
+}
+
+#[test]
+fn reductions_of_views_and_empty_arrays() {
+    if !have_gpu() {
+        return;
+    }
+    let names = [
+        "sum", "mean", "max", "std", "var", "argmax", "argmin", "any", "all",
+    ];
+    for d in [DType::Float32, DType::Float64, DType::Int64, DType::Bool] {
+        let (h, g) = pair(d, &[6, 5, 4], 40);
+        // Transposed, sliced with a step, and broadcast views.
+        let views: [(&str, Vec<usize>, Vec<isize>, usize); 4] = [
+            ("contiguous from offset 1", vec![29, 4], vec![4, 1], 1),
+            ("transposed", vec![4, 5, 6], vec![1, 4, 20], 0),
+            ("stepped", vec![3, 5, 2], vec![40, 4, 2], 1),
+            ("broadcast", vec![6, 3, 4], vec![20, 0, 1], 0),
+        ];
+        for (what, shape, strides, off) in views {
+            let hv = h.view(shape.clone(), strides.clone(), off);
+            let gv = g.view(shape, strides, off);
+            for name in names {
+                compare(name, &hv, &gv, 0, what);
+            }
+        }
+        for shape in [&[0usize][..], &[0, 3], &[3, 0], &[2, 0, 4]] {
+            let (h, g) = pair(d, shape, 41);
+            for name in names {
+                compare(name, &h, &g, 1, &format!("empty {shape:?}"));
+            }
+        }
+    }
+}
