@@ -90,6 +90,14 @@ impl Value {
             Value::Object(o) => o.type_name(),
         }
     }
+    /// The type name with its article, for messages: "an int", "a string", "none".
+    pub fn a_type_name(&self) -> String {
+        match self.type_name() {
+            "none" => "none".into(),
+            t if t.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {t}"),
+            t => format!("a {t}"),
+        }
+    }
     pub fn str(s: impl Into<Arc<str>>) -> Value {
         Value::Str(s.into())
     }

@@ -182,5 +182,19 @@ fn gpu_arrays_through_the_session() {
         ok(&mut s, &format!("load(\"{}\").tolist()", path.display())),
         "[1, 2, 3]"
     );
+    // load puts the array where new arrays go: the device flag, or device=.
+    let p = path.display();
+    assert_eq!(ok(&mut s, &format!("load(\"{p}\").device")), "cpu(0)");
+    ok(&mut s, "set device = gpu");
+    assert_eq!(ok(&mut s, &format!("load(\"{p}\").device")), "gpu(0)");
+    assert_eq!(
+        ok(&mut s, &format!("all(load(\"{p}\") == y).item()")),
+        "true"
+    );
+    assert_eq!(
+        ok(&mut s, &format!("load(\"{p}\", device=cpu()).device")),
+        "cpu(0)"
+    );
+    ok(&mut s, "set device = cpu");
     let _ = std::fs::remove_file(path);
 }

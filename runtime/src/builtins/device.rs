@@ -109,7 +109,7 @@ pub fn device_arg(v: &Value) -> Result<Device> {
             }
         },
         other => Err(
-            Error::type_(format!("expected a device, not a {}", other.type_name()))
+            Error::type_(format!("expected a device, not {}", other.a_type_name()))
                 .with_help("use cpu() or gpu(i)"),
         ),
     }
@@ -171,8 +171,8 @@ fn array_arg(v: Value, op: &str) -> Result<crate::array::Array> {
     match v {
         Value::Array(a) => Ok(a),
         other => Err(Error::type_(format!(
-            "{op}() needs an array, not a {}",
-            other.type_name()
+            "{op}() needs an array, not {}",
+            other.a_type_name()
         ))),
     }
 }
@@ -208,8 +208,8 @@ fn cuda_module(i: &mut Interp, mut a: Args) -> Result<Value> {
         Value::Str(s) => s,
         other => {
             return Err(Error::type_(format!(
-                "cuda_module() needs CUDA C source as a string, not a {}",
-                other.type_name()
+                "cuda_module() needs CUDA C source as a string, not {}",
+                other.a_type_name()
             )));
         }
     };

@@ -114,8 +114,8 @@ fn join_values(args: &mut Args) -> Result<String> {
         Some(Value::Str(s)) => s.to_string(),
         Some(other) => {
             return Err(Error::type_(format!(
-                "sep must be a string, not a {}",
-                other.type_name()
+                "sep must be a string, not {}",
+                other.a_type_name()
             )));
         }
         None => " ".into(),
@@ -124,8 +124,8 @@ fn join_values(args: &mut Args) -> Result<String> {
         Some(Value::Str(s)) => s.to_string(),
         Some(other) => {
             return Err(Error::type_(format!(
-                "end must be a string, not a {}",
-                other.type_name()
+                "end must be a string, not {}",
+                other.a_type_name()
             )));
         }
         None => "\n".into(),
@@ -174,8 +174,8 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn repr_type(v: &Value) -> String {
     match v {
-        Value::Array(a) if a.ndim() == 0 => "0-d array".into(),
-        other => other.type_name().into(),
+        Value::Array(a) if a.ndim() == 0 => "a 0-d array".into(),
+        other => other.a_type_name(),
     }
 }
 
@@ -188,7 +188,7 @@ pub fn int_arg(v: &Value, what: &str) -> Result<i64> {
             Ok(a.to_vec::<i64>()?[0])
         }
         other => Err(Error::type_(format!(
-            "{what} must be an integer, not a {}",
+            "{what} must be an integer, not {}",
             repr_type(other)
         ))),
     }
@@ -202,7 +202,7 @@ pub fn float_arg(v: &Value, what: &str) -> Result<f64> {
         Value::Bool(b) => Ok(*b as i64 as f64),
         Value::Array(a) if a.size() == 1 => Ok(a.to_vec::<f64>()?[0]),
         other => Err(Error::type_(format!(
-            "{what} must be a number, not a {}",
+            "{what} must be a number, not {}",
             repr_type(other)
         ))),
     }
@@ -463,8 +463,8 @@ fn seq(v: &Value) -> Result<Vec<Value>> {
         }
         Value::Str(s) => Ok(s.chars().map(|c| Value::str(c.to_string())).collect()),
         other => Err(Error::type_(format!(
-            "expected a sequence, not a {}",
-            other.type_name()
+            "expected a sequence, not {}",
+            other.a_type_name()
         ))),
     }
 }

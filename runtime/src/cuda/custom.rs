@@ -215,8 +215,8 @@ fn dims(v: Option<Value>, what: &str, k: &str) -> Result<(u32, u32, u32)> {
         Value::Int(_) => vec![v],
         other => {
             return Err(Error::type_(format!(
-                "{what} must be a tuple of ints, not a {}",
-                other.type_name()
+                "{what} must be a tuple of ints, not {}",
+                other.a_type_name()
             )));
         }
     };
@@ -271,9 +271,9 @@ impl Object for Kernel {
         for (k, (v, (p, pname))) in args.iter().zip(&self.sig.params).enumerate() {
             let bad = |what: &str| {
                 Error::type_(format!(
-                    "kernel `{name}` argument {} (`{pname}`) must be {what}, not a {}",
+                    "kernel `{name}` argument {} (`{pname}`) must be {what}, not {}",
                     k + 1,
-                    v.type_name()
+                    v.a_type_name()
                 ))
             };
             let bytes: [u8; 8] = match (p, v) {

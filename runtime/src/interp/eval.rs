@@ -407,8 +407,8 @@ impl Interp {
                 Ok(Some(a.get_f64(0)? as i64))
             }
             other => Err(Error::index(format!(
-                "slice bounds must be ints, not a {}",
-                other.type_name()
+                "slice bounds must be ints, not {}",
+                other.a_type_name()
             ))
             .at(e.span)),
         }

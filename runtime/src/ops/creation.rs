@@ -153,8 +153,8 @@ pub fn dtype_arg(v: &Value) -> Result<DType> {
                 .with_help("dtypes: bool int32 int64 float16 float32 float64")
         }),
         other => Err(Error::type_(format!(
-            "dtype must be a dtype like float32, not a {}",
-            other.type_name()
+            "dtype must be a dtype like float32, not {}",
+            other.a_type_name()
         ))
         .with_help("dtypes: bool int32 int64 float16 float32 float64")),
     }
@@ -165,8 +165,8 @@ pub fn device_arg(v: &Value) -> Result<Device> {
     match v {
         Value::Device(d) => Ok(*d),
         other => Err(Error::type_(format!(
-            "device must be a device like cpu() or gpu(), not a {}",
-            other.type_name()
+            "device must be a device like cpu() or gpu(), not {}",
+            other.a_type_name()
         ))
         .with_help("e.g. device=gpu()")),
     }
@@ -216,8 +216,8 @@ pub fn scalar_arg(v: &Value, what: &str) -> Result<Scalar> {
         },
         other => Scalar::from_value(other).ok_or_else(|| {
             Error::type_(format!(
-                "{what} must be a number or bool, not a {}",
-                other.type_name()
+                "{what} must be a number or bool, not {}",
+                other.a_type_name()
             ))
         }),
     }
@@ -348,8 +348,8 @@ fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
         Some(Value::Bool(b)) => b,
         Some(other) => {
             return Err(Error::type_(format!(
-                "endpoint must be true or false, not a {}",
-                other.type_name()
+                "endpoint must be true or false, not {}",
+                other.a_type_name()
             )));
         }
     };

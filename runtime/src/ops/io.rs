@@ -19,8 +19,8 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "load",
-        "load(path)",
-        "Read a .npy file (an array) or a .npz file (a list of (name, array) tuples).",
+        "load(path, device=none)",
+        "Read a .npy file (an array) or a .npz file (a list of (name, array) tuples), onto device (default: the device flag).",
         false,
         load
     ),
@@ -37,8 +37,8 @@ fn path_arg(v: &Value) -> Result<PathBuf> {
     match v {
         Value::Str(s) => Ok(PathBuf::from(s.as_ref())),
         other => Err(Error::type_(format!(
-            "the path must be a string, not a {}",
-            other.type_name()
+            "the path must be a string, not {}",
+            other.a_type_name()
         ))
         .with_help("e.g. save(\"x.npy\", x)")),
     }
@@ -52,16 +52,25 @@ fn save(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn load(_: &mut Interp, mut a: Args) -> Result<Value> {
+/// Arrays read from a file go where new arrays go (`device=`, else the
+/// `device` flag), like every other creation function.
+fn load(i: &mut Interp, mut a: Args) -> Result<Value> {
     let path = path_arg(&a.req("path")?)?;
-    a.finish()?;
+    let dev = a
+        .kw("device")
+        .map(|v| super::creation::device_arg(&v))
+        .transpose()?
+        .unwrap_or_else(|| i.default_device());
+    a.finish_with(&["device"])?;
+    let place =
+        |x: crate::array::Array| -> Result<Value> { Ok(crate::cuda::to_device(&x, dev)?.into()) };
     Ok(match npy::load(&path)? {
-        Loaded::Array(x) => x.into(),
+        Loaded::Array(x) => place(x)?,
         Loaded::Archive(items) => Value::list(
             items
                 .into_iter()
-                .map(|(n, x)| Value::tuple(vec![Value::str(n), x.into()]))
-                .collect(),
+                .map(|(n, x)| Ok(Value::tuple(vec![Value::str(n), place(x)?])))
+                .collect::<Result<Vec<_>>>()?,
         ),
     })
 }

@@ -151,8 +151,8 @@ fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
     match v {
         Value::List(t) | Value::Tuple(t) => t.iter().map(|x| array_arg(i, x)).collect(),
         other => Err(Error::type_(format!(
-            "{op} takes a list of arrays, not a {}",
-            other.type_name()
+            "{op} takes a list of arrays, not {}",
+            other.a_type_name()
         ))
         .with_help(format!("e.g. {op}([a, b], axis=0)"))),
     }

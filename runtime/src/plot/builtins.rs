@@ -67,8 +67,8 @@ fn text(f: &str, key: &str, v: Value) -> Result<String> {
     match v {
         Value::Str(s) => Ok(s.to_string()),
         other => Err(Error::type_(format!(
-            "{f}(): {key}= must be a string, not a {}",
-            other.type_name()
+            "{f}(): {key}= must be a string, not {}",
+            other.a_type_name()
         ))),
     }
 }
@@ -327,7 +327,7 @@ fn savefig(_i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn not_a_figure(v: &Value) -> Error {
-    Error::type_(format!("savefig() needs a figure, not a {}", v.type_name())).with_help(
+    Error::type_(format!("savefig() needs a figure, not {}", v.a_type_name())).with_help(
         "make one with plot, scatter, hist, imshow or bar: fig = plot(y); savefig(fig, \"a.png\")",
     )
 }

@@ -74,8 +74,8 @@ pub fn numbers(f: &str, what: &str, v: &Value) -> Result<Vec<f64>> {
         }
         Value::Int(_) | Value::Float(_) => Ok(vec![scalar(v).unwrap_or(0.0)]),
         other => Err(Error::type_(format!(
-            "{f}(): {what} must be an array or a list of numbers, not a {}",
-            other.type_name()
+            "{f}(): {what} must be an array or a list of numbers, not {}",
+            other.a_type_name()
         ))),
     }
 }
@@ -211,15 +211,15 @@ pub fn labels(f: &str, what: &str, v: &Value) -> Result<Vec<String>> {
                 Value::Str(s) => Ok(s.to_string()),
                 Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(crate::display::to_text(i)),
                 other => Err(Error::type_(format!(
-                    "{f}(): {what} must be strings, not a {}",
-                    other.type_name()
+                    "{f}(): {what} must be strings, not {}",
+                    other.a_type_name()
                 ))),
             })
             .collect(),
         Value::Str(s) => Ok(vec![s.to_string()]),
         other => Err(Error::type_(format!(
-            "{f}(): {what} must be a list of strings, not a {}",
-            other.type_name()
+            "{f}(): {what} must be a list of strings, not {}",
+            other.a_type_name()
         ))
         .with_help(format!("e.g. {what}=[\"a\", \"b\"]"))),
     }

@@ -29,8 +29,8 @@ fn profile(i: &mut Interp, mut a: Args) -> Result<Value> {
         Some(Value::Str(s)) => Some(s.to_string()),
         Some(other) => {
             return Err(Error::type_(format!(
-                "file must be a string, not a {}",
-                other.type_name()
+                "file must be a string, not {}",
+                other.a_type_name()
             ))
             .with_help("profile(file=\"p.json\")"));
         }
