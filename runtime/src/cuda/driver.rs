@@ -38,6 +38,8 @@ pub struct Gpu {
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
+    /// The profiler's CUDA events (see timing.rs).
+    pub(crate) timing: Mutex<super::timing::Timing>,
 }
 
 // SAFETY: the raw handles are only used with the context bound by `gpu()`, and
@@ -146,6 +148,7 @@ fn init(i: u32) -> Result<Gpu> {
         functions: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
+        timing: Mutex::default(),
     };
     g.set_release_threshold(ALLOW_GC.load(Ordering::Relaxed))?;
     GPU_USED.store(true, Ordering::Relaxed);
@@ -259,7 +262,10 @@ impl Gpu {
     /// Wait for the stream; a failure of queued work names the statements that queued it.
     pub fn sync(&self) -> Result<()> {
         self.bind()?;
-        match unsafe { result::stream::synchronize(self.stream) } {
+        let t0 = crate::profile::is_on().then(std::time::Instant::now);
+        let r = unsafe { result::stream::synchronize(self.stream) };
+        self.profile_sync(t0, r.is_ok());
+        match r {
             Ok(()) => {
                 if let Ok(mut r) = self.ring.lock() {
                     r.clear();
@@ -289,6 +295,7 @@ impl Gpu {
     /// After a launch: with launch_blocking, wait and check at once.
     pub fn after_launch(&self) -> Result<()> {
         self.note_launch();
+        self.profile_launch();
         if LAUNCH_BLOCKING.load(Ordering::Relaxed) {
             self.sync()?;
         }

@@ -14,6 +14,7 @@ pub mod fuse;
 pub mod info;
 pub mod reduce;
 pub mod rng;
+pub mod timing;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};
