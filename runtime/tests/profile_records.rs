@@ -2,26 +2,13 @@
 //! time accounting against an outside clock, nothing while off, reset, the
 //! JSON file, HTML for rich front-ends, and the backends' reporting API.
 
-use gcalc_runtime::output::Captured;
 use gcalc_runtime::profile::{self, Class, Direction};
 use gcalc_runtime::{Device, DisplayData, Flags, Output, Session};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn session(profile: bool) -> Session {
-    let flags = Flags {
-        profile,
-        ..Flags::default()
-    };
-    Session::new(flags, Box::new(Captured::default()))
-}
-
-fn run(s: &mut Session, code: &str, name: &str) {
-    let out = s.execute(code, name);
-    if let Some(e) = out.error {
-        panic!("{}", e.rendered);
-    }
-}
+mod profile_util;
+use profile_util::{kind_agg, run, session};
 
 /// (calls, kind) of the site `file:line`.
 fn site_calls(s: &mut Session, file: &str, line: usize) -> u64 {
@@ -36,14 +23,7 @@ fn site_calls(s: &mut Session, file: &str, line: usize) -> u64 {
 }
 
 fn kind_calls(s: &mut Session, kind: &str) -> u64 {
-    let st = s.interp().profiler.lock();
-    st.kinds
-        .names
-        .iter()
-        .zip(&st.kinds.aggs)
-        .filter(|(n, _)| n.as_str() == kind)
-        .map(|(_, a)| a.calls)
-        .sum()
+    kind_agg(s, kind).0
 }
 
 const PROG: &str = "s = \"abcd\"

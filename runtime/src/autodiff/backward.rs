@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::interp::Interp;
 use crate::ops::elementwise::ew_def;
 use crate::ops::fuse::{self, EwNode, Operand};
+use crate::profile::GradOf;
 use crate::value::Value;
 
 impl Tape {
@@ -26,10 +27,12 @@ impl Tape {
         let Some(r) = self.index_of(root.node()) else {
             return Ok(adj);
         };
+        let _pass = interp.grad_record(GradOf::Pass, root);
         adj[r] = Some(fill_like(root, 1.0, interp.float_x())?);
         for i in (0..=r).rev() {
             let Some(g) = adj[i].take() else { continue };
             let kind = std::mem::replace(&mut self.nodes[i].kind, NodeKind::Leaf);
+            let _rec = interp.grad_record(kind.grad_of(), &g);
             match kind {
                 NodeKind::Leaf => adj[i] = Some(g),
                 NodeKind::Ew { tree, out } => {
@@ -53,6 +56,7 @@ impl Tape {
                     }
                 }
                 NodeKind::Op {
+                    op: _,
                     rule,
                     pos,
                     kw,
@@ -150,6 +154,18 @@ impl Tape {
             }
         });
         Ok(())
+    }
+}
+
+impl NodeKind {
+    /// What the profiler calls this node's backward step.
+    fn grad_of(&self) -> GradOf<'_> {
+        match self {
+            NodeKind::Leaf => GradOf::Leaf,
+            NodeKind::Ew { tree, .. } => GradOf::Tree(tree),
+            NodeKind::Op { op, .. } => GradOf::Op(op),
+            NodeKind::Index { .. } => GradOf::Index,
+        }
     }
 }
 

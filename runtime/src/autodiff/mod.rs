@@ -57,6 +57,8 @@ enum NodeKind {
     /// A fused elementwise tree (its leaves carry their node ids).
     Ew { tree: EwNode, out: Array },
     Op {
+        /// The op's name (the profiler's `grad of <op>`).
+        op: &'static str,
         rule: GradFn,
         pos: Vec<Value>,
         kw: Vec<(String, Value)>,
@@ -201,6 +203,7 @@ impl Interp {
             })
             .collect();
         let kind = NodeKind::Op {
+            op: def.name,
             rule,
             pos,
             kw,

@@ -218,6 +218,7 @@ fn gemm(
     let err = |e: cudarc::cublas::result::CublasError| {
         Error::device(format!("cuBLAS matmul failed: {e:?}")).with_op("matmul")
     };
+    g.before_launch();
     with_handle(g, |h| {
         unsafe {
             match dt {

@@ -9,6 +9,7 @@ use crate::array::{Array, HostData, Storage};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, ErrorKind, Result};
+use crate::profile::Direction;
 use cudarc::driver::{result, sys};
 use std::sync::Arc;
 
@@ -106,18 +107,10 @@ impl DeviceBuffer {
             let mut host: Vec<T> = vec![T::default(); n];
             if v.dtype() == DType::Bool {
                 let mut bytes = vec![0u8; n];
-                if n > 0 {
-                    unsafe { result::memcpy_dtoh_async(&mut bytes[..], at, g.stream) }
-                        .map_err(|e| g.err(e, "copying to the host"))?;
-                }
-                g.sync()?;
+                dtoh(g, &mut bytes[..], at)?;
                 <T as crate::array::Element>::wrap(bytes.iter().map(|&b| <T as crate::array::Element>::from_i64((b != 0) as i64)).collect())
             } else {
-                if n > 0 {
-                    unsafe { result::memcpy_dtoh_async(&mut host[..], at, g.stream) }
-                        .map_err(|e| g.err(e, "copying to the host"))?;
-                }
-                g.sync()?;
+                dtoh(g, &mut host[..], at)?;
                 <T as crate::array::Element>::wrap(host)
             }
         });
@@ -128,6 +121,21 @@ impl DeviceBuffer {
     pub fn contiguous_copy(&self, view: &Array) -> Result<Array> {
         super::ew::copy(view, view.dtype())
     }
+}
+
+/// Copy from device address `src` into `dst` and wait for it (a sync point).
+fn dtoh<T>(g: &Gpu, dst: &mut [T], src: sys::CUdeviceptr) -> Result<()> {
+    if !dst.is_empty() {
+        let mark = g.copy_start();
+        unsafe { result::memcpy_dtoh_async(&mut dst[..], src, g.stream) }
+            .map_err(|e| g.err(e, "copying to the host"))?;
+        g.copy_end(
+            mark,
+            Direction::DeviceToHost,
+            std::mem::size_of_val(dst) as u64,
+        );
+    }
+    g.sync()
 }
 
 /// Wrap a fresh buffer as a contiguous array of `shape`.
@@ -169,6 +177,7 @@ pub fn device_copy(a: &Array, i: u32) -> Result<Array> {
         g.bind()?;
         let buf = DeviceBuffer::alloc(g, a.dtype(), a.size())?;
         if a.size() > 0 {
+            g.before_launch();
             unsafe {
                 result::memcpy_dtod_async(buf.ptr, src.ptr_at(a.offset()), a.nbytes(), g.stream)
             }
@@ -218,6 +227,7 @@ fn htod(g: &Gpu, dst: sys::CUdeviceptr, h: &Array) -> Result<()> {
     }
     let d = h.host_read()?;
     let off = h.offset();
+    let mark = g.copy_start();
     let r = unsafe {
         match &*d {
             HostData::Bool(v) => {
@@ -231,7 +241,9 @@ fn htod(g: &Gpu, dst: sys::CUdeviceptr, h: &Array) -> Result<()> {
             HostData::F64(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
         }
     };
-    r.map_err(|e| g.err(e, "copying to the GPU"))
+    r.map_err(|e| g.err(e, "copying to the GPU"))?;
+    g.copy_end(mark, Direction::HostToDevice, h.nbytes() as u64);
+    Ok(())
 }
 
 /// `x[idx] = src` for a GPU `x`, through the host: the whole buffer comes down,

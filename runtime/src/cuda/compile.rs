@@ -137,16 +137,19 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
         .as_bytes(),
     );
     let key = hex(&h.finalize());
+    let t0 = std::time::Instant::now();
     let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
     if let Some(p) = &path
         && let Some(bin) = read_checked(p)
     {
+        crate::profile::compile(what, g.device(), t0.elapsed(), true);
         return Ok(bin);
     }
     let bin = nvrtc_cubin(src, &opts, what)?;
     if let Some(p) = &path {
         write_checked(p, &bin);
     }
+    crate::profile::compile(what, g.device(), t0.elapsed(), false);
     Ok(bin)
 }
 
@@ -206,7 +209,9 @@ pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) 
         Ok(m) => m,
         Err(_) if !g.is_poisoned() => {
             let opts = options(g);
+            let t0 = std::time::Instant::now();
             let bin = nvrtc_cubin(&src, &opts, name)?;
+            crate::profile::compile(name, g.device(), t0.elapsed(), false);
             load_module(g, &bin)?
         }
         Err(e) => return Err(e),

@@ -40,6 +40,8 @@ pub struct Gpu {
     pub launches: AtomicU64,
     /// Freed small buffers kept for reuse (see `cache.rs`).
     pub(crate) cache: super::cache::BlockCache,
+    /// The profiler's CUDA events (see timing.rs).
+    pub(crate) timing: Mutex<super::timing::Timing>,
 }
 
 // SAFETY: the raw handles are only used with the context bound by `gpu()`, and
@@ -149,6 +151,7 @@ fn init(i: u32) -> Result<Gpu> {
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
         cache: Default::default(),
+        timing: Mutex::default(),
     };
     g.set_release_threshold(ALLOW_GC.load(Ordering::Relaxed))?;
     GPU_USED.store(true, Ordering::Relaxed);
@@ -262,7 +265,10 @@ impl Gpu {
     /// Wait for the stream; a failure of queued work names the statements that queued it.
     pub fn sync(&self) -> Result<()> {
         self.bind()?;
-        match unsafe { result::stream::synchronize(self.stream) } {
+        let t0 = crate::profile::is_on().then(std::time::Instant::now);
+        let r = unsafe { result::stream::synchronize(self.stream) };
+        self.profile_sync(t0, r.is_ok());
+        match r {
             Ok(()) => {
                 if let Ok(mut r) = self.ring.lock() {
                     r.clear();
@@ -292,6 +298,7 @@ impl Gpu {
     /// After a launch: with launch_blocking, wait and check at once.
     pub fn after_launch(&self) -> Result<()> {
         self.note_launch();
+        self.profile_launch();
         if LAUNCH_BLOCKING.load(Ordering::Relaxed) {
             self.sync()?;
         }

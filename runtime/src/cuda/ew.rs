@@ -263,6 +263,7 @@ pub fn launch(
 ) -> Result<()> {
     // SAFETY: params point at values of the types the kernel's signature names,
     // alive until this call returns (the driver copies them at launch).
+    g.before_launch();
     unsafe { result::launch_kernel(f.f, grid, block, shared, g.stream, params) }
         .map_err(|e| g.err(e, &format!("launching {what}")))?;
     g.after_launch()
@@ -289,6 +290,7 @@ pub fn zeros(shape: &[usize], dtype: DType, dev: u32) -> Result<Array> {
     let n: usize = shape.iter().product();
     let buf = DeviceBuffer::alloc(&g, dtype, n)?;
     if n > 0 {
+        g.before_launch();
         unsafe { result::memset_d8_async(buf.ptr_at(0), 0, n * dtype.size(), g.stream) }
             .map_err(|e| g.err(e, "filling zeros"))?;
         g.after_launch()?;

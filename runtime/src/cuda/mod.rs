@@ -18,6 +18,7 @@ pub mod info;
 pub mod reduce;
 pub mod rng;
 pub mod stats;
+pub mod timing;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};

@@ -250,6 +250,8 @@ impl Interp {
         self.frames.push(frame);
         let prof = crate::profile::HOOKS && self.flags.profile && self.profile_enter_fn(&f.source);
         let saved_loop = std::mem::replace(&mut self.loop_depth, 0);
+        // The caller's statement again after the call (the profiler's site of what follows).
+        let saved_stmt = self.current_stmt;
         let result = match &f.def.body {
             FnBodyKind::Expr(e) => self.eval(e),
             FnBodyKind::Block(b) => match self.exec_block(&b.stmts) {
@@ -260,6 +262,7 @@ impl Interp {
             },
         };
         self.loop_depth = saved_loop;
+        self.current_stmt = saved_stmt;
         if prof {
             self.profile_leave_fn();
         }

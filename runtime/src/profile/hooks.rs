@@ -111,7 +111,7 @@ impl Interp {
     }
 
     /// The id of the current statement's site (`file:line`, its text).
-    fn site_id(&self, st: &mut State) -> u32 {
+    pub(super) fn site_id(&self, st: &mut State) -> u32 {
         let span = self.current_stmt;
         let src = st.sources.last().cloned();
         let src = src.as_deref().unwrap_or(self.source());
@@ -142,15 +142,15 @@ impl Interp {
 
 /// Keys and sizes gathered in one pass over a tree.
 #[derive(Default)]
-struct Walk {
-    kind_key: u64,
-    kernel_key: u64,
+pub(super) struct Walk {
+    pub(super) kind_key: u64,
+    pub(super) kernel_key: u64,
     arrays: u32,
     bytes: u64,
     device: Option<Device>,
 }
 
-fn walk(n: &EwNode, w: &mut Walk) {
+pub(super) fn walk(n: &EwNode, w: &mut Walk) {
     match n {
         EwNode::Leaf(Operand::Array(a)) => {
             w.arrays += 1;
@@ -179,7 +179,7 @@ fn walk(n: &EwNode, w: &mut Walk) {
     }
 }
 
-fn array_key(h: u64, a: &Array) -> u64 {
+pub(super) fn array_key(h: u64, a: &Array) -> u64 {
     let mut h = mix(mix(h, a.dtype() as u64), super::device_key(a.device()));
     h = mix(h, a.ndim() as u64);
     for &d in a.shape() {
@@ -200,7 +200,7 @@ fn value_key(v: &Value) -> u64 {
 }
 
 /// `sum`, or `fused(exp(add(x0, s)))` for a tree of more than one op.
-fn kind_name(n: &EwNode) -> String {
+pub(super) fn kind_name(n: &EwNode) -> String {
     if let EwNode::Op { op, args } = n
         && args.iter().all(|a| matches!(a, EwNode::Leaf(_)))
     {
@@ -214,7 +214,7 @@ fn kind_name(n: &EwNode) -> String {
 }
 
 /// `exp(add(float32[1000], int))`: the tree with each leaf's dtype and shape.
-fn kernel_name(n: &EwNode) -> String {
+pub(super) fn kernel_name(n: &EwNode) -> String {
     let mut s = String::new();
     let mut k = 0;
     tree_text(n, &mut s, &mut k, true);
@@ -251,7 +251,7 @@ fn tree_text(n: &EwNode, s: &mut String, k: &mut usize, typed: bool) {
     }
 }
 
-fn array_text(a: &Array) -> String {
+pub(super) fn array_text(a: &Array) -> String {
     let dims: Vec<String> = a.shape().iter().map(|d| d.to_string()).collect();
     format!("{}[{}]", a.dtype().name(), dims.join(","))
 }

@@ -7,6 +7,9 @@
 //! - every fused elementwise tree that has at least one array operand, hooked
 //!   where the interpreter calls `fuse::eval` (`eval_ew`, `x op= e`). Trees of
 //!   scalars only (`k + 1` on ints) are interpreter work: no kernel, no record;
+//! - each step of `grad`'s backward pass (`grad of matmul`, `grad of
+//!   fused(...)`), nested in one `grad backward pass` record, sited at the
+//!   statement that called the gradient function (`grad.rs`);
 //! - what the backends report through the functions below: kernel device
 //!   times, transfers, compiles, syncs, launches, memory.
 //!
@@ -35,23 +38,30 @@
 //!     // at a sync point, for each launch: CUDA event elapsed time (added to its op)
 //! profile::sync(device: Device, host_wait: Duration)   // each sync point
 //! profile::transfer(dir: Direction, device: Device, bytes: u64,
-//!                   host: Duration, device_time: Option<Duration>)
-//!     // a copy; its own row ("transfer H2D"); host time is taken out of the enclosing op
+//!                   host: Duration, device_time: Option<Duration>) -> Option<LaunchToken>
+//!     // a copy; its own row ("transfer H2D"); host time is taken out of the enclosing op;
+//!     // without device_time, kernel_time(token, ..) at the sync point gives it
 //! profile::compile(what: &str, device: Device, host: Duration, cache_hit: bool)
 //!     // an NVRTC compile (cache_hit = false) or a cubin loaded from the cache
 //! profile::memory(device: Device, in_use_bytes: u64)   // after allocations; keeps the peak
 //! ```
+//! The CUDA backend calls these from `cuda/timing.rs` (CUDA event pairs around
+//! each launch and copy, read at `Gpu::sync`), `cuda/compile.rs` (compiles and
+//! disk-cache loads) and the pool's bytes in use after each launch.
+//!
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
 
 mod builtin;
 mod clock;
+mod grad;
 mod hooks;
 pub mod recorder;
 mod records;
 mod report;
 
 pub use builtin::OPS;
+pub use grad::{GradOf, GradRecord};
 pub use recorder::{Class, Direction, Record, State};
 pub use report::{to_html, to_json, to_text};
 
@@ -116,22 +126,47 @@ pub fn is_on() -> bool {
     with_on(|_| ()).is_some()
 }
 
-/// Names the op a kernel launch belongs to, for its device time later.
+/// Names the record a launch (or a copy) belongs to, for its device time later.
 #[derive(Clone, Copy, Debug)]
-pub struct LaunchToken(recorder::Token);
+pub struct LaunchToken {
+    tok: recorder::Token,
+    /// A copy's row: its direction and the host time its counter holds until then.
+    transfer: Option<(Direction, u64)>,
+}
 
 /// Count a kernel launch; the token ties its device time to the op being recorded.
 pub fn launch(_device: Device) -> Option<LaunchToken> {
     with_on(|st| {
         st.counters.launches += 1;
-        st.current().map(LaunchToken)
+        st.current().map(|tok| LaunchToken {
+            tok,
+            transfer: None,
+        })
     })
     .flatten()
 }
 
-/// A launch's device time (CUDA events, read at a sync point).
+/// A launch's (or a copy's) device time (CUDA events, read at a sync point).
 pub fn kernel_time(tok: LaunchToken, device_time: Duration) {
-    with_on(|st| st.add_device_time(tok.0, device_time));
+    with_on(|st| {
+        if tok.tok.generation != st.generation {
+            return;
+        }
+        if let Some((dir, host_ns)) = tok.transfer {
+            // The copy's counter now holds its device time instead of its host time.
+            let t = transfer_counters(&mut st.counters, dir).1;
+            *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
+        }
+        st.add_device_time(tok.tok, device_time);
+    });
+}
+
+fn transfer_counters(c: &mut recorder::Counters, dir: Direction) -> (&mut u64, &mut u64) {
+    match dir {
+        Direction::HostToDevice => (&mut c.h2d_bytes, &mut c.h2d_ns),
+        Direction::DeviceToHost => (&mut c.d2h_bytes, &mut c.d2h_ns),
+        Direction::DeviceToDevice => (&mut c.d2d_bytes, &mut c.d2d_ns),
+    }
 }
 
 /// A sync point and how long the host waited in it.
@@ -142,22 +177,18 @@ pub fn sync(_device: Device, host_wait: Duration) {
     });
 }
 
-/// A copy between host and device (or between devices): its own row.
+/// A copy between host and device (or between devices): its own row. Without
+/// `device_time`, the token takes it later (`kernel_time` at a sync point).
 pub fn transfer(
     dir: Direction,
     device: Device,
     bytes: u64,
     host: Duration,
     device_time: Option<Duration>,
-) {
+) -> Option<LaunchToken> {
     with_on(|st| {
         let ns = device_time.unwrap_or(host).as_nanos() as u64;
-        let c = &mut st.counters;
-        let (b, t) = match dir {
-            Direction::HostToDevice => (&mut c.h2d_bytes, &mut c.h2d_ns),
-            Direction::DeviceToHost => (&mut c.d2h_bytes, &mut c.d2h_ns),
-            Direction::DeviceToDevice => (&mut c.d2d_bytes, &mut c.d2d_ns),
-        };
+        let (b, t) = transfer_counters(&mut st.counters, dir);
         *b += bytes;
         *t += ns;
         let name = format!("transfer {}", dir.short());
@@ -168,7 +199,7 @@ pub fn transfer(
             recorder::mix(recorder::mix(2, dir as u64), device_key(device)),
             || format!("{name} {device}"),
         );
-        st.complete(
+        let tok = st.complete(
             Class::Transfer,
             kind,
             kernel,
@@ -177,7 +208,11 @@ pub fn transfer(
             device_time,
             bytes,
         );
-    });
+        LaunchToken {
+            tok,
+            transfer: device_time.is_none().then_some((dir, ns)),
+        }
+    })
 }
 
 /// A kernel compile (NVRTC) or, with `cache_hit`, a kernel loaded from the disk cache.

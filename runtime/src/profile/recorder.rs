@@ -235,7 +235,8 @@ impl State {
         }
     }
 
-    /// A finished record whose host time was measured elsewhere (transfers, compiles).
+    /// A finished record whose host time was measured elsewhere (transfers,
+    /// compiles); the token takes a device time that arrives later.
     pub fn complete(
         &mut self,
         class: Class,
@@ -245,7 +246,7 @@ impl State {
         host: Duration,
         device_time: Option<Duration>,
         bytes: u64,
-    ) {
+    ) -> Token {
         let site = self.own_site(kind);
         let host_ns = host.as_nanos() as u64;
         let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
@@ -269,9 +270,14 @@ impl State {
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += host_ns;
         }
+        let stored = self.records.len() < MAX_RECORDS;
         let tok = Token {
             generation: self.generation,
-            index: usize::MAX,
+            index: if stored {
+                self.records.len()
+            } else {
+                usize::MAX
+            },
             kind,
             kernel,
             site,
@@ -286,11 +292,12 @@ impl State {
         if let Some(a) = self.sites.agg(site) {
             a.device_ns += device_ns;
         }
-        if self.records.len() < MAX_RECORDS {
+        if stored {
             self.records.push(rec);
         } else {
             self.dropped += 1;
         }
+        tok
     }
 
     fn add_to_aggs(&mut self, tok: &Token, rec: &Record, own: u64, has_device: bool) {
