@@ -58,7 +58,7 @@ pub fn reduce_source(op: RedOp, d: DType, out: DType) -> String {
     let f = op.functor();
     let vec = codegen::vector_width([d].into_iter());
     format!(
-        "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {o}* out) {{ reduce_all<{t}, {a}, {f}, {vec}, {o}>(x, n, partial, ticket, out); }}\n\
+        "{REDUCE}\nextern \"C\" __global__ void __launch_bounds__(512) red_all(const {t}* x, long long n, {a}* partial, unsigned* ticket, {o}* out, double div) {{ reduce_all<{t}, {a}, {f}, {vec}, {o}>(x, n, partial, ticket, out, div); }}\n\
 extern \"C\" __global__ void red_rows(const {t}* x, long long outer, long long r, {o}* out) {{ reduce_rows<{t}, {a}, {f}, {o}>(x, outer, r, out); }}\n\
 extern \"C\" __global__ void red_cols(const {t}* x, long long outer, long long r, long long inner, {o}* out) {{ reduce_cols<{t}, {a}, {f}, {o}>(x, outer, r, inner, out); }}\n"
     )

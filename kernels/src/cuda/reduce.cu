@@ -39,8 +39,13 @@ template <> struct Out<__half> { template <typename A> __device__ static __half 
 template <> struct Out<bool> { template <typename A> __device__ static bool cvt(A v) { return v != (A)0; } };
 __device__ __forceinline__ float ldf(__half x) { return __half2float(x); }
 
+// The final value divided by `div` (mean = sum / n in one launch; 1: as is).
+template <typename A> __device__ __forceinline__ A divided(A v, double div) {
+  return div == 1.0 ? v : (A)((double)v / div);
+}
+
 template <typename T, typename A, typename OP, int VEC, typename O>
-__device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned* ticket, O* out) {
+__device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned* ticket, O* out, double div) {
   __shared__ A sh[32];
   __shared__ bool last;
   A acc = OP::template id<A>();
@@ -68,7 +73,7 @@ __device__ void reduce_all(const T* __restrict__ x, i64 n, A* partial, unsigned*
   for (int i = threadIdx.x; i < gridDim.x; i += blockDim.x) v = OP::f(v, ((volatile A*)partial)[i]);
   __syncthreads();
   v = block_reduce<OP, A>(v, sh);
-  if (threadIdx.x == 0) { *out = Out<O>::cvt(v); *ticket = 0u; }
+  if (threadIdx.x == 0) { *out = Out<O>::cvt(divided(v, div)); *ticket = 0u; }
 }
 
 // Axis reduction of a contiguous (outer, r, inner) array.

@@ -96,6 +96,38 @@ fn gpu_of(x: &Array) -> Result<std::sync::Arc<super::driver::Gpu>> {
 
 /// The whole array to a 0-d array of dtype `out`.
 pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
+    reduce_all_div(x, op, out_dt, 1.0)
+}
+
+/// The per-device reduction workspace: `MAX_BLOCKS` 8-byte partials, then the
+/// ticket. Zeroed once; the last block of every reduction resets the ticket,
+/// and every reduction of a device is queued on its one stream, so one
+/// workspace serves them all (no allocation or memset per reduction).
+fn workspace(g: &super::driver::Gpu) -> Result<(u64, u32)> {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static WS: Mutex<Option<HashMap<u32, (u64, u32)>>> = Mutex::new(None);
+    let mut ws = WS
+        .lock()
+        .map_err(|_| Error::internal("reduction workspace lock"))?;
+    let map = ws.get_or_insert_with(HashMap::new);
+    if let Some(&w) = map.get(&g.ordinal) {
+        return Ok(w);
+    }
+    let blocks = (2 * g.sms).max(1);
+    let bytes = (blocks as usize + 1) * 8;
+    g.bind()?;
+    let p = unsafe { cudarc::driver::result::malloc_sync(bytes) }
+        .map_err(|e| g.err(e, "allocating the reduction workspace"))?;
+    unsafe { cudarc::driver::result::memset_d8_sync(p, 0, bytes) }
+        .map_err(|e| g.err(e, "preparing the reduction workspace"))?;
+    map.insert(g.ordinal, (p, blocks));
+    Ok((p, blocks))
+}
+
+/// The whole array to a 0-d array of dtype `out`, the result divided by `div`
+/// in the same launch (`mean`; 1.0 for none).
+pub fn reduce_all_div(x: &Array, op: RedOp, out_dt: DType, div: f64) -> Result<Array> {
     let g = gpu_of(x)?;
     // The kernel's 16-byte vector loads need a 16-byte aligned start (a
     // contiguous slice such as x[1:] is copied).
@@ -107,28 +139,28 @@ pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
     };
     if x.size() == 0 {
         let v = if op == RedOp::Prod { 1.0 } else { 0.0 };
-        return super::ew::full(&[], v, out_dt, g.ordinal);
+        return super::ew::full(&[], v / div, out_dt, g.ordinal);
     }
     let fs = functions(&g, op, x.dtype(), out_dt)?;
-    let blocks = (2 * g.sms).max(1);
-    // Workspace: 8-byte partials, then the ticket (reset by the last block).
-    let ws = DeviceBuffer::alloc(&g, DType::Float64, blocks as usize + 1)?;
-    let ticket = ws.ptr_at(blocks as usize);
-    unsafe { cudarc::driver::result::memset_d8_async(ticket, 0, 4, g.stream) }
-        .map_err(|e| g.err(e, "preparing a reduction"))?;
+    let (ws, max_blocks) = workspace(&g)?;
+    // Enough blocks for ~8 elements a thread, at most two per SM: the grid
+    // depends only on the size and the device, so the sum order is fixed.
+    let blocks = (x.size().div_ceil(THREADS as usize * 8) as u32).clamp(1, max_blocks);
     let out = DeviceBuffer::alloc(&g, out_dt, 1)?;
     let src = array_buffer(&x)?;
     let mut xp = src.ptr_at(x.offset());
     let mut n = x.size() as i64;
-    let mut partial = ws.ptr_at(0);
-    let mut tk = ticket;
+    let mut partial = ws;
+    let mut tk = ws + max_blocks as u64 * 8;
     let mut op_ = out.ptr_at(0);
+    let mut dv = div;
     let mut params: Vec<*mut c_void> = vec![
         &mut xp as *mut u64 as *mut c_void,
         &mut n as *mut i64 as *mut c_void,
         &mut partial as *mut u64 as *mut c_void,
         &mut tk as *mut u64 as *mut c_void,
         &mut op_ as *mut u64 as *mut c_void,
+        &mut dv as *mut f64 as *mut c_void,
     ];
     launch(
         &g,
@@ -139,7 +171,6 @@ pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
         &mut params,
         "a reduction",
     )?;
-    drop(ws);
     Ok(array_of(out, vec![]))
 }
 
@@ -240,6 +271,16 @@ pub fn reduce_named(
         }
         _ => return Err(Error::name(format!("`{name}` is not a reduction"))),
     };
+    if name == "mean" && d.is_float() && axes.len() == a.ndim() {
+        // The whole array: the division happens in the reduction's last block.
+        let r = reduce_all_div(a, op, d, a.size() as f64)?;
+        if !keepdims {
+            return Ok(r);
+        }
+        let shape = vec![1; a.ndim()];
+        let strides = crate::array::layout::contiguous_strides(&shape);
+        return Ok(r.view(shape, strides, 0));
+    }
     if name == "mean" {
         let m: usize = axes.iter().map(|&x| a.shape()[x]).product();
         let out = if d.is_float() { d } else { float_x };
