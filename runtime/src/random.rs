@@ -166,7 +166,7 @@ pub fn uniform(
 ) -> Result<Array> {
     float_dtype(dtype, "uniform")?;
     let n = numel(shape, dtype)?;
-    if let (Device::Gpu(i), DType::Float32 | DType::Float64) = (device, dtype) {
+    if let Device::Gpu(i) = device {
         return crate::cuda::rng::draw(rng, shape, dtype, false, lo, hi, i);
     }
     let u = rng.uniforms(n, dtype);
@@ -196,7 +196,7 @@ pub fn normal(
         );
     }
     let n = numel(shape, dtype)?;
-    if let (Device::Gpu(i), DType::Float32 | DType::Float64) = (device, dtype) {
+    if let Device::Gpu(i) = device {
         return crate::cuda::rng::draw(rng, shape, dtype, true, mu, sigma, i);
     }
     let z = rng.normals(n, dtype);
@@ -218,6 +218,9 @@ pub fn randint(
             .with_help("e.g. randint(0, 10, 5) gives 0..9"));
     }
     let n = numel(shape, dtype)?;
+    if let Device::Gpu(i) = device {
+        return crate::cuda::rng::randint(rng, lo, hi, shape, dtype, i);
+    }
     let r = (hi as i128 - lo as i128) as u64;
     let v: Vec<i64> = if r <= 1 << 32 {
         rng.words(n)

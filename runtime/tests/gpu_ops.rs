@@ -1,11 +1,14 @@
 //! The GPU kernels of the ops that used to run through the host, each against
 //! the CPU path on the same random data (never zeros): std/var (ddof),
 //! argmax/argmin (ties, NaN), any/all over every dtype, axes, keepdims,
-//! non-contiguous views and empty arrays; results must stay on gpu(0).
+//! non-contiguous views and empty arrays; random draws of every dtype
+//! (float16 and randint included) with the CPU's values and generator
+//! state; results must stay on gpu(0).
 //! Skips visibly without a GPU; fails instead when GCALC_REQUIRE_GPU=1.
 
 use gcalc_runtime::ops::reduce::reduce_ddof;
-use gcalc_runtime::{Array, DType, cuda};
+use gcalc_runtime::random::{self, Rng};
+use gcalc_runtime::{Array, DType, Device, cuda};
 
 mod gpu_util;
 use gpu_util::{G, assert_same, data, have_gpu, host, pair};
@@ -184,4 +187,53 @@ fn reductions_of_views_and_empty_arrays() {
             }
         }
     }
+}
+
+/// One draw of `kind` on `dev` from `rng`.
+fn draw(rng: &mut Rng, kind: usize, d: DType, shape: &[usize], dev: Device) -> Array {
+    match kind {
+        0 => random::rand(rng, shape, d, dev),
+        1 => random::uniform(rng, -2.5, 7.0, shape, d, dev),
+        2 => random::randn(rng, shape, d, dev),
+        3 => random::normal(rng, 1.5, 3.0, shape, d, dev),
+        4 => random::randint(rng, -7, 12, shape, d, dev),
+        5 => random::randint(rng, -(1 << 62), 1 << 62, shape, d, dev),
+        _ => random::randint(rng, i64::MIN, i64::MAX, shape, d, dev),
+    }
+    .unwrap()
+}
+
+#[test]
+fn random_draws_of_every_dtype_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    let shapes: [&[usize]; 5] = [&[], &[0], &[1], &[7], &[33, 31]];
+    for kind in 0..7 {
+        let dtypes: &[DType] = if kind < 4 {
+            &[DType::Float16, DType::Float32, DType::Float64]
+        } else {
+            &DType::ALL
+        };
+        for &d in dtypes {
+            // The same seed on both; the counters must agree after every draw.
+            let (mut rc, mut rg) = (Rng::default(), Rng::default());
+            rc.seed(11 + kind as u64);
+            rg.seed(11 + kind as u64);
+            for shape in shapes {
+                let want = draw(&mut rc, kind, d, shape, Device::Cpu);
+                let got = draw(&mut rg, kind, d, shape, G);
+                let what = format!("draw {kind} of {d} {shape:?}");
+                // Normal draws: the GPU's log/sin/cos may differ by an ulp of float64.
+                let t = if matches!(kind, 2 | 3) { tol(d) } else { 0.0 };
+                assert_same(&got, &want, t, &what);
+                assert_eq!(rg, rc, "{what}: generator state");
+            }
+        }
+    }
+    // float16 uniforms are exact: (w >> 21) / 2048 bit for bit.
+    let (mut rc, mut rg) = (Rng::default(), Rng::default());
+    let want = random::rand(&mut rc, &[4096], DType::Float16, Device::Cpu).unwrap();
+    let got = random::rand(&mut rg, &[4096], DType::Float16, G).unwrap();
+    assert_same(&got, &want, 0.0, "rand float16 bits");
 }

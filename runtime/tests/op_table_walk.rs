@@ -1,7 +1,8 @@
 //! Walks the whole op table: every elementwise op on every dtype and every
 //! device, against the entry's f64 reference, over contiguous, broadcast,
-//! transposed, 0-d and weak-scalar operands; then every reduction and the
-//! linear algebra ops against naive f64 references.
+//! transposed, 0-d and weak-scalar operands; then every reduction (every
+//! device, empty arrays too) and the linear algebra ops against naive f64
+//! references; random draws, astype and indexing on every device against the CPU.
 
 use gcalc_runtime::array::layout;
 use gcalc_runtime::dtype::{DType, Kind};
@@ -501,4 +502,77 @@ fn linear_algebra_ops_against_naive_products() {
     assert_eq!(d.shape(), &[] as &[usize]);
     assert_eq!(d.to_f64_vec().unwrap(), vec![14.0]);
     let _ = EwNode::Leaf(Operand::Int(0));
+}
+
+#[test]
+fn random_ops_astype_and_indexing_on_every_device() {
+    use gcalc_runtime::array::index::Index;
+    use gcalc_runtime::random;
+    for name in ["rand", "randn", "uniform", "normal", "randint", "astype"] {
+        assert!(ops::lookup(name).is_some(), "{name} is in the table");
+    }
+    // The same seed gives the CPU's numbers and generator state on every device.
+    for dev in devices() {
+        for dt in DType::ALL {
+            let (mut rc, mut rd) = (random::Rng::default(), random::Rng::default());
+            let draws: [&dyn Fn(&mut random::Rng, Device) -> Option<Array>; 4] = [
+                &|r, d| random::uniform(r, -1.0, 3.0, &[5, 7], dt, d).ok(),
+                &|r, d| random::normal(r, 0.5, 2.0, &[9], dt, d).ok(),
+                &|r, d| random::randint(r, -5, 9, &[4, 3], dt, d).ok(),
+                &|r, d| random::randint(r, i64::MIN, i64::MAX, &[6], dt, d).ok(),
+            ];
+            for (k, f) in draws.iter().enumerate() {
+                let (want, got) = (f(&mut rc, Device::Cpu), f(&mut rd, dev));
+                assert_eq!(want.is_some(), got.is_some(), "draw {k} of {dt} on {dev}");
+                let (Some(want), Some(got)) = (want, got) else {
+                    continue;
+                };
+                assert_eq!(got.device(), dev, "draw {k} of {dt}");
+                let (gv, wv) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
+                let tol = if k == 1 { dt.tolerance() } else { 0.0 };
+                for (g, w) in gv.iter().zip(&wv) {
+                    assert!(close(*g, *w, tol), "draw {k} of {dt} on {dev}: {g} vs {w}");
+                }
+                assert_eq!(rd, rc, "draw {k} of {dt} on {dev}: generator state");
+            }
+        }
+    }
+    let mut r = Rng(777);
+    for dt in DType::ALL {
+        let h = make(&mut r, Domain::Small, 0, dt, &[4, 5]);
+        let idx = [
+            Index::Array(Array::from_vec(vec![3i64, 0, 3, -1], vec![4])),
+            Index::Slice {
+                start: Some(1),
+                stop: None,
+                step: None,
+            },
+        ];
+        let v = make(&mut r, Domain::Small, 0, dt, &[4]);
+        let want_gather = h.index(&idx).unwrap().to_f64_vec().unwrap();
+        let hc = h.copy().unwrap();
+        hc.assign(&idx, &v).unwrap();
+        for dev in devices() {
+            let a = gcalc_runtime::cuda::to_device(&h, dev).unwrap();
+            let g = a.index(&idx).unwrap();
+            assert_eq!(g.device(), dev, "x[idx, 1:] of {dt}");
+            assert_eq!(
+                g.to_f64_vec().unwrap(),
+                want_gather,
+                "x[idx, 1:] of {dt} on {dev}"
+            );
+            let ac = a.copy().unwrap();
+            ac.assign(&idx, &gcalc_runtime::cuda::to_device(&v, dev).unwrap())
+                .unwrap();
+            assert_eq!(ac.device(), dev);
+            let (gv, wv) = (ac.to_f64_vec().unwrap(), hc.to_f64_vec().unwrap());
+            assert_eq!(gv, wv, "x[idx, 1:] = v of {dt} on {dev}");
+            for to in DType::ALL {
+                let (got, want) = (a.astype(to).unwrap(), h.astype(to).unwrap());
+                assert_eq!(got.device(), dev);
+                let (gv, wv) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
+                assert_eq!(gv, wv, "astype {dt} -> {to} on {dev}");
+            }
+        }
+    }
 }

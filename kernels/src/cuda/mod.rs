@@ -85,12 +85,16 @@ extern \"C\" __global__ void arg_cols(const {t}* x, long long outer, long long r
     )
 }
 
-/// The Philox translation unit for float32 and float64 outputs.
+/// The Philox translation unit: uniform and normal draws of float16, float32
+/// and float64, and int64 randint.
 pub fn philox_source() -> String {
     format!(
-        "{PHILOX}\nextern \"C\" __global__ void uniform_f32(float* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<float>(o, n, c, s, dt, lo, hi); }}\n\
+        "{PHILOX}\nextern \"C\" __global__ void uniform_f16(__half* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<__half>(o, n, c, s, dt, lo, hi); }}\n\
+extern \"C\" __global__ void uniform_f32(float* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<float>(o, n, c, s, dt, lo, hi); }}\n\
 extern \"C\" __global__ void uniform_f64(double* o, u64 n, u64 c, u64 s, int dt, double lo, double hi) {{ rng_uniform<double>(o, n, c, s, dt, lo, hi); }}\n\
+extern \"C\" __global__ void normal_f16(__half* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<__half>(o, n, c, s, dt, mu, sg); }}\n\
 extern \"C\" __global__ void normal_f32(float* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<float>(o, n, c, s, dt, mu, sg); }}\n\
-extern \"C\" __global__ void normal_f64(double* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<double>(o, n, c, s, dt, mu, sg); }}\n"
+extern \"C\" __global__ void normal_f64(double* o, u64 n, u64 c, u64 s, int dt, double mu, double sg) {{ rng_normal<double>(o, n, c, s, dt, mu, sg); }}\n\
+extern \"C\" __global__ void randint_i64(long long* o, u64 n, u64 c, u64 s, long long lo, u64 r) {{ rng_randint(o, n, c, s, lo, r); }}\n"
     )
 }

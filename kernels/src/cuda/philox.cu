@@ -1,4 +1,5 @@
 // gcalc Philox 4x32-10 on the GPU, reproducing runtime/src/random.rs bit for bit.
+#include <cuda_fp16.h>
 typedef unsigned long long u64;
 typedef unsigned int u32;
 __device__ __forceinline__ uint4 philox(u64 c, u64 seed) {
@@ -30,6 +31,8 @@ __device__ __forceinline__ double unif(u64 ctr, u64 seed, u64 i, int dt) {
   return dt == 0 ? (double)(w >> 21) / 2048.0 : (double)(w >> 8) / 16777216.0;
 }
 template <typename T> __device__ __forceinline__ void put(T* o, u64 i, double v) { o[i] = (T)v; }
+// float16 rounds once from float64 (round to nearest even), as the CPU's f16::from_f64.
+__device__ __forceinline__ void put(__half* o, u64 i, double v) { o[i] = __double2half(v); }
 // uniform: out[i] = lo + (hi - lo) * u
 template <typename T>
 __device__ void rng_uniform(T* o, u64 n, u64 ctr, u64 seed, int dt, double lo, double hi) {
@@ -47,4 +50,19 @@ __device__ void rng_normal(T* o, u64 n, u64 ctr, u64 seed, int dt, double mu, do
   double t = 2.0 * 3.141592653589793 * b;
   put(o, 2 * p, mu + sigma * (r * cos(t)));
   if (2 * p + 1 < n) put(o, 2 * p + 1, mu + sigma * (r * sin(t)));
+}
+// randint: out[i] = lo + ((w * r) >> 32) from word i when r <= 2^32, else
+// lo + high64(x * r) with x = words 2i (low) and 2i+1 (high); Lemire's
+// multiply-shift without rejection, wrapping like the CPU's i64 arithmetic.
+__device__ void rng_randint(long long* o, u64 n, u64 ctr, u64 seed, long long lo, u64 r) {
+  u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  u64 off;
+  if (r <= (1ULL << 32)) {
+    off = ((u64)word(ctr, seed, i) * r) >> 32;
+  } else {
+    u64 x = ((u64)word(ctr, seed, 2 * i + 1) << 32) | (u64)word(ctr, seed, 2 * i);
+    off = __umul64hi(x, r);
+  }
+  o[i] = (long long)((u64)lo + off);
 }
