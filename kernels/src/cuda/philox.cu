@@ -38,7 +38,8 @@ template <typename T>
 __device__ void rng_uniform(T* o, u64 n, u64 ctr, u64 seed, int dt, double lo, double hi) {
   u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  put(o, i, lo + (hi - lo) * unif(ctr, seed, i, dt));
+  // __dmul_rn/__dadd_rn: no fused multiply-add, so the value is the CPU's bit for bit.
+  put(o, i, __dadd_rn(lo, __dmul_rn(hi - lo, unif(ctr, seed, i, dt))));
 }
 // normal: Box-Muller on pairs (element 2p = r cos, 2p+1 = r sin).
 template <typename T>
@@ -48,8 +49,8 @@ __device__ void rng_normal(T* o, u64 n, u64 ctr, u64 seed, int dt, double mu, do
   double a = unif(ctr, seed, 2 * p, dt), b = unif(ctr, seed, 2 * p + 1, dt);
   double r = sqrt(-2.0 * log(1.0 - a));
   double t = 2.0 * 3.141592653589793 * b;
-  put(o, 2 * p, mu + sigma * (r * cos(t)));
-  if (2 * p + 1 < n) put(o, 2 * p + 1, mu + sigma * (r * sin(t)));
+  put(o, 2 * p, __dadd_rn(mu, __dmul_rn(sigma, __dmul_rn(r, cos(t)))));
+  if (2 * p + 1 < n) put(o, 2 * p + 1, __dadd_rn(mu, __dmul_rn(sigma, __dmul_rn(r, sin(t)))));
 }
 // randint: out[i] = lo + ((w * r) >> 32) from word i when r <= 2^32, else
 // lo + high64(x * r) with x = words 2i (low) and 2i+1 (high); Lemire's
