@@ -239,3 +239,38 @@ fn gradients_of_indexing_and_astype_stay_on_the_gpu() {
         "true"
     );
 }
+
+#[test]
+fn concat_and_stack_run_on_the_device() {
+    if !have_gpu() {
+        return;
+    }
+    // Parts of different dtypes (the result promotes), lengths (one empty) and
+    // layouts (a transposed view), joined along every axis.
+    for ax in 0..3usize {
+        let mut shapes = [[3usize, 4, 5], [3, 4, 5], [3, 4, 5]];
+        shapes[1][ax] = 2;
+        shapes[2][ax] = 0;
+        let (h0, g0) = pair(DType::Float32, &shapes[0], 1);
+        let (h1, g1) = pair(DType::Int64, &shapes[1], 2);
+        let (h2, g2) = pair(DType::Float64, &shapes[2], 3);
+        let want = Array::concat(&[h0.clone(), h1.clone(), h2], ax as i64).unwrap();
+        let got = Array::concat(&[g0.clone(), g1.clone(), g2], ax as i64).unwrap();
+        assert_same(&got, &want, 0.0, &format!("concat axis {ax}"));
+        let (ht, gt) = (h0.transpose(None).unwrap(), g0.transpose(None).unwrap());
+        let want = Array::concat(&[ht.clone(), ht], 0).unwrap();
+        let got = Array::concat(&[gt.clone(), gt], 0).unwrap();
+        assert_same(&got, &want, 0.0, "concat of transposed views");
+        let want = Array::stack(&[h0.clone(), h0.clone()], ax as i64).unwrap();
+        let got = Array::stack(&[g0.clone(), g0.clone()], ax as i64).unwrap();
+        assert_same(&got, &want, 0.0, &format!("stack axis {ax}"));
+    }
+    let (h, g) = pair(DType::Bool, &[7], 4);
+    let want = Array::concat(&[h.clone(), h], 0).unwrap();
+    assert_same(
+        &Array::concat(&[g.clone(), g], 0).unwrap(),
+        &want,
+        0.0,
+        "bools",
+    );
+}

@@ -424,13 +424,3 @@ impl Array {
 pub fn fill<T: Element>(a: &Array, v: T) -> Result<()> {
     a.assign(&[], &Array::scalar(v))
 }
-
-/// The same indices with any GPU index arrays copied to the host.
-pub(crate) fn host_indices(idx: &[Index]) -> Result<Vec<Index>> {
-    idx.iter()
-        .map(|i| match i {
-            Index::Array(a) if a.device().is_gpu() => Ok(Index::Array(a.to_host()?)),
-            other => Ok(other.clone()),
-        })
-        .collect()
-}

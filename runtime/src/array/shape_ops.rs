@@ -234,6 +234,20 @@ impl Array {
         let mut shape = first.shape().to_vec();
         shape[ax] = total;
         checked_numel(&shape, dtype)?;
+        if let crate::device::Device::Gpu(g) = first.device() {
+            // On the device: each part stored into its slice of the output.
+            let out = crate::cuda::ew::zeros(&shape, dtype, g)?;
+            let mut off = 0;
+            for a in arrays {
+                let mut vshape = shape.clone();
+                vshape[ax] = a.shape()[ax];
+                let at = off * out.strides()[ax] as usize;
+                let view = out.view(vshape, out.strides().to_vec(), at);
+                crate::cuda::index::store_view(&view, a)?;
+                off += a.shape()[ax];
+            }
+            return Ok(out);
+        }
         let outer: usize = shape[..ax].iter().product();
         let data = crate::with_dtype!(dtype, T => {
             let parts = arrays.iter().map(|a| a.to_vec::<T>()).collect::<Result<Vec<_>>>()?;
@@ -246,8 +260,7 @@ impl Array {
             }
             T::wrap(out)
         });
-        let out = Array::from_host(data, shape);
-        crate::cuda::to_device(&out, first.device())
+        Ok(Array::from_host(data, shape))
     }
 
     /// Join arrays of one shape along a new axis.

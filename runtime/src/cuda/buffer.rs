@@ -245,22 +245,3 @@ fn htod(g: &Gpu, dst: sys::CUdeviceptr, h: &Array) -> Result<()> {
     g.copy_end(mark, Direction::HostToDevice, h.nbytes() as u64);
     Ok(())
 }
-
-/// `x[idx] = src` for a GPU `x`, through the host: the whole buffer comes down,
-/// the assignment runs there, the buffer goes back (every view sees the write).
-pub fn assign_through_host(
-    x: &Array,
-    idx: &[crate::array::index::Index],
-    src: &Array,
-) -> Result<()> {
-    let b = array_buffer(x)?;
-    let g = b.gpu.clone();
-    let whole = x.view(vec![b.len()], vec![1], 0).to_host()?;
-    let hv = whole.view(x.shape().to_vec(), x.strides().to_vec(), x.offset());
-    let hidx = crate::array::index::host_indices(idx)?;
-    let hsrc = src.to_host()?;
-    hv.assign(&hidx, &hsrc)?;
-    g.bind()?;
-    htod(&g, b.ptr, &whole)?;
-    g.sync()
-}
