@@ -2,6 +2,8 @@
 //! dims), `dot` (NumPy dot for up to 2-D) and `outer`. Float types go through
 //! the `gemm` crate (reading strided views in place), ints through a plain loop.
 
+mod gemv;
+
 use super::fuse::{self, Operand};
 use super::{OpDef, OpKind};
 use crate::array::{Array, Element, HostData, layout};
@@ -243,7 +245,7 @@ fn gemm_all<T: Element + num_zero::Zero>(
             break;
         }
         let dst = &mut out[i * p.m * p.n..(i + 1) * p.m * p.n];
-        if p.k == 0 {
+        if p.k == 0 || T::gemv(da, db, ao, bo, p, dst) {
             continue;
         }
         // SAFETY: the views lie inside their buffers (Array's invariant), the offsets
@@ -276,28 +278,41 @@ fn gemm_all<T: Element + num_zero::Zero>(
     Ok(T::wrap(out))
 }
 
-/// Zero and one for the gemm element types.
+/// Zero, one and the GEMV path for the gemm element types.
 mod num_zero {
-    pub trait Zero {
+    use super::Mats;
+    pub trait Zero: Sized {
         fn zero() -> Self;
         fn one() -> Self;
-    }
-    impl Zero for f32 {
-        fn zero() -> f32 {
-            0.0
-        }
-        fn one() -> f32 {
-            1.0
-        }
-    }
-    impl Zero for f64 {
-        fn zero() -> f64 {
-            0.0
-        }
-        fn one() -> f64 {
-            1.0
+        /// One product of a matrix-vector shape (m or n is 1) into `dst`, when
+        /// the layout suits `gemv`; false: left for gemm.
+        fn gemv(
+            _a: &[Self],
+            _b: &[Self],
+            _ao: usize,
+            _bo: usize,
+            _p: &Mats,
+            _dst: &mut [Self],
+        ) -> bool {
+            false
         }
     }
+    macro_rules! float_zero {
+        ($($t:ty),*) => {$(
+            impl Zero for $t {
+                fn zero() -> $t {
+                    0.0
+                }
+                fn one() -> $t {
+                    1.0
+                }
+                fn gemv(a: &[$t], b: &[$t], ao: usize, bo: usize, p: &Mats, dst: &mut [$t]) -> bool {
+                    super::gemv::matvec(a, b, ao, bo, p, dst)
+                }
+            }
+        )*};
+    }
+    float_zero!(f32, f64);
     impl Zero for half::f16 {
         fn zero() -> half::f16 {
             half::f16::ZERO
