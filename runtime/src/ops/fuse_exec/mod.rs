@@ -62,6 +62,10 @@ impl Exec {
         for lp in &mut leaves {
             let a = &lp.array;
             lp.direct = a.shape() == shape.as_slice() && a.is_contiguous();
+            if lp.direct {
+                // Read in place, or converted as one contiguous run (`gather`).
+                continue;
+            }
             let bs = layout::broadcast_strides(a.shape(), a.strides(), &shape);
             let (s, st) = layout::merge_dims(&shape, &[&bs]);
             if s.len() > MAX_DIMS {
@@ -314,7 +318,7 @@ impl Ctx<'_> {
                 Some(v) => f(&srcs[..args.len()], &mut v[..n]),
                 None => f(
                     &srcs[..args.len()],
-                    U::get(out).ok_or(Err(Error::internal("fused output type")))?,
+                    U::get(out).ok_or_else(|| Err(Error::internal("fused output type")))?,
                 ),
             }
         };
