@@ -99,13 +99,19 @@ impl Tape {
                 let Some(rule) = ew_def(op).and_then(|d| d.grad) else {
                     return;
                 };
+                // The node's value: the computed output at the root, else the
+                // subtree itself (borrowed: rules clone what they use).
+                let root_out;
                 let o = match out {
-                    Some(a) => EwNode::Leaf(Operand::Array(a.with_node(0))),
-                    None => n.clone(),
+                    Some(a) => {
+                        root_out = EwNode::Leaf(Operand::Array(a.with_node(0)));
+                        &root_out
+                    }
+                    None => n,
                 };
                 for (i, a) in args.iter().enumerate() {
                     if self.tracks_tree(a)
-                        && let Some(gi) = rule(args, &o, &g, i)
+                        && let Some(gi) = rule(args, o, &g, i)
                     {
                         self.diff(a, None, gi, acc);
                     }

@@ -303,7 +303,14 @@ impl Builder {
                     Operand::Int(i) => Some(Scalar::I(*i)),
                     Operand::Float(f) => Some(Scalar::F(*f)),
                     Operand::Bool(b) => Some(Scalar::B(*b)),
-                    Operand::Array(a) if a.size() == 1 => Some(Scalar::read(a)?),
+                    // One element, or one element broadcast (all strides 0: a
+                    // gradient's `g.broadcast_to(x.shape)`): a constant.
+                    Operand::Array(a)
+                        if a.size() == 1
+                            || (a.size() > 0 && a.strides().iter().all(|&s| s == 0)) =>
+                    {
+                        Some(Scalar::read(a)?)
+                    }
                     Operand::Array(_) => None,
                 };
                 if let Some(s) = scalar {
@@ -375,17 +382,30 @@ pub(super) fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
     })
 }
 
+/// The number of op nodes and of leaves of a tree.
+fn count_nodes(n: &EwNode) -> (usize, usize) {
+    match n {
+        EwNode::Leaf(_) => (0, 1),
+        EwNode::Op { args, .. } => args.iter().fold((1, 0), |(o, l), a| {
+            let (ao, al) = count_nodes(a);
+            (o + ao, l + al)
+        }),
+    }
+}
+
 fn eval_cpu(node: EwNode, float_x: DType) -> Result<Operand> {
     if let EwNode::Op { op, args } = &node
         && let Some(o) = super::fuse_exec::simple::run(op, args, float_x)?
     {
         return Ok(o);
     }
+    // Sized up front: one allocation per program vector instead of regrowth.
+    let (ops, leaves) = count_nodes(&node);
     let mut b = Builder {
-        leaves: Vec::new(),
-        leaf_ops: Vec::new(),
-        slots: Vec::new(),
-        steps: Vec::new(),
+        leaves: Vec::with_capacity(leaves),
+        leaf_ops: Vec::with_capacity(leaves),
+        slots: Vec::with_capacity(2 * (ops + leaves)),
+        steps: Vec::with_capacity(2 * ops + leaves),
         float_x,
         any_array: false,
     };

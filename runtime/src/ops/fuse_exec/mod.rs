@@ -90,7 +90,10 @@ impl Exec {
                 });
             }
         }
-        loads.append(&mut steps);
+        if !loads.is_empty() {
+            loads.append(&mut steps);
+            steps = loads;
+        }
         let mut temp_count = [0usize; 4];
         let temp_idx = slots
             .iter()
@@ -106,7 +109,7 @@ impl Exec {
         Ok(Exec {
             leaves,
             slots,
-            steps: loads,
+            steps,
             store,
             shape,
             out_dtype,

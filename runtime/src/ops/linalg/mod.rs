@@ -233,7 +233,10 @@ fn gemm_all<T: Element + num_zero::Zero>(
     let (Some(da), Some(db)) = (da, db) else {
         return Err(Error::internal("matmul: dtype mismatch"));
     };
-    let mut out = vec![T::default(); aoffs.len() * p.m * p.n];
+    // A recycled buffer: the GEMV path writes every element, the others zero it first.
+    let total = aoffs.len() * p.m * p.n;
+    let mut host = crate::array::pool::out_host::<T>(total);
+    let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("matmul: output type"))?;
     let work = p.m * p.n * p.k;
     let par = if work >= 48 * 48 * 48 {
         gemm::Parallelism::Rayon(rayon::current_num_threads())
@@ -245,7 +248,11 @@ fn gemm_all<T: Element + num_zero::Zero>(
             break;
         }
         let dst = &mut out[i * p.m * p.n..(i + 1) * p.m * p.n];
-        if p.k == 0 || T::gemv(da, db, ao, bo, p, dst) {
+        if p.k > 0 && T::gemv(da, db, ao, bo, p, dst) {
+            continue;
+        }
+        dst.fill(T::default());
+        if p.k == 0 {
             continue;
         }
         // SAFETY: the views lie inside their buffers (Array's invariant), the offsets
@@ -275,7 +282,7 @@ fn gemm_all<T: Element + num_zero::Zero>(
             );
         }
     }
-    Ok(T::wrap(out))
+    Ok(host)
 }
 
 /// Zero, one and the GEMV path for the gemm element types.
