@@ -143,6 +143,9 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     if let Device::Gpu(_) = a.device() {
         return crate::cuda::blas::matmul(a, b);
     }
+    if let Some(r) = matvec_direct(a, b)? {
+        return Ok(r);
+    }
     // 1-D promotion: (k,) -> (1, k) on the left, (k, 1) on the right.
     let a2 = if a.ndim() == 1 {
         a.view(vec![1, a.shape()[0]], vec![0, a.strides()[0]], a.offset())
@@ -202,6 +205,54 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         shape.push(n);
     }
     Ok(Array::from_host(host, shape))
+}
+
+/// Matrix @ vector and vector @ matrix of one float dtype, straight to the
+/// GEMV path (no promoted views, batch offsets or dtype copies); `None`: the
+/// general path handles it (other shapes or dtypes, a layout GEMV does not take).
+fn matvec_direct(a: &Array, b: &Array) -> Result<Option<Array>> {
+    let (dt, na, nb) = (a.dtype(), a.ndim(), b.ndim());
+    if dt != b.dtype() || !matches!(dt, DType::Float32 | DType::Float64) {
+        return Ok(None);
+    }
+    let (m, k, n, out) = match (na, nb) {
+        (2, 1) => (a.shape()[0], a.shape()[1], 1, a.shape()[0]),
+        (1, 2) => (1, a.shape()[0], b.shape()[1], b.shape()[1]),
+        _ => return Ok(None),
+    };
+    let kb = b.shape()[0];
+    if k != kb || k == 0 || out == 0 {
+        return Ok(None);
+    }
+    let (ast, bst) = (a.strides(), b.strides());
+    let p = Mats {
+        m,
+        n,
+        k,
+        a_rs: if na == 2 { ast[0] } else { 0 },
+        a_cs: ast[na - 1],
+        b_rs: bst[0],
+        b_cs: if nb == 2 { bst[1] } else { 0 },
+    };
+    let (ha, hb) = (a.host_read()?, b.host_read()?);
+    fn go<T: Element + num_zero::Zero>(
+        ha: &HostData,
+        hb: &HostData,
+        a: &Array,
+        b: &Array,
+        p: &Mats,
+        out: usize,
+    ) -> Option<HostData> {
+        let (da, db) = (T::slice(ha)?, T::slice(hb)?);
+        let mut host = crate::array::pool::out_host::<T>(out);
+        let dst = T::slice_mut(&mut host)?;
+        T::gemv(da, db, a.offset(), b.offset(), p, dst).then_some(host)
+    }
+    let host = match dt {
+        DType::Float32 => go::<f32>(&ha, &hb, a, b, &p, out),
+        _ => go::<f64>(&ha, &hb, a, b, &p, out),
+    };
+    Ok(host.map(|h| Array::from_host(h, vec![out])))
 }
 
 struct Mats {
