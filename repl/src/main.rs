@@ -9,6 +9,12 @@ mod terminal;
 
 use std::process::ExitCode;
 
+/// mimalloc for every allocation: the interpreter's many small, short-lived
+/// buffers (array views, fused programs, gradient trees) cost less than with
+/// glibc malloc (bench/NOTES.md, logreg).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Interpreter threads get a large stack: deep user recursion and deeply
 /// nested expressions end in a clear error long before this runs out.
 pub const STACK_BYTES: usize = 256 << 20;

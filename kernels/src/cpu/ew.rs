@@ -240,3 +240,68 @@ pub fn mod_f32(x: f32, y: f32) -> f32 {
         r
     }
 }
+
+/// The float operations of `power_float`, as methods so one body serves f32 and f64.
+pub trait PowFloat: Copy + std::ops::Mul<Output = Self> + std::ops::Div<Output = Self> {
+    const ONE: Self;
+    fn pow(self, y: Self) -> Self;
+    /// `pow(self, 0.5)`: sqrt, except pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf.
+    fn pow_half(self) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+macro_rules! pow_float_impl {
+    ($t:ty) => {
+        impl PowFloat for $t {
+            const ONE: $t = 1.0;
+            #[inline(always)]
+            fn pow(self, y: $t) -> $t {
+                self.powf(y)
+            }
+            #[inline(always)]
+            fn pow_half(self) -> $t {
+                if self == <$t>::NEG_INFINITY {
+                    <$t>::INFINITY
+                } else {
+                    self.sqrt() + 0.0
+                }
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+        }
+    };
+}
+pow_float_impl!(f32);
+pow_float_impl!(f64);
+
+/// Float `x ** y`. A constant exponent among 0, +-0.5, +-1, +-2, 3, 4 runs as
+/// multiplies, a division or a square root (vectorised, and within an ulp or
+/// two of pow; no libm call per element); anything else calls pow.
+pub fn power_float<T: PowFloat>(a: &[Src<'_, T>], o: &mut [T]) -> KResult {
+    let (Src::V(x), Src::S(y)) = (a[0], a[1]) else {
+        map2(a, o, T::pow);
+        return Ok(());
+    };
+    let one = T::ONE;
+    match y.to_f64() {
+        0.0 => o.fill(one),
+        1.0 => o.copy_from_slice(&x[..o.len()]),
+        2.0 => each1(x, o, |v| v * v),
+        3.0 => each1(x, o, |v| v * v * v),
+        4.0 => each1(x, o, |v| {
+            let s = v * v;
+            s * s
+        }),
+        -1.0 => each1(x, o, |v| one / v),
+        -2.0 => each1(x, o, |v| {
+            let r = one / v;
+            r * r
+        }),
+        0.5 => each1(x, o, T::pow_half),
+        -0.5 => each1(x, o, |v| one / v.pow_half()),
+        _ => each1(x, o, |v| v.pow(y)),
+    }
+    Ok(())
+}

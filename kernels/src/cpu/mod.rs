@@ -3,6 +3,7 @@
 //! compiled for AVX-512 and AVX2+FMA with runtime dispatch.
 
 pub mod ew;
+pub mod gemv;
 pub mod math;
 pub mod reduce;
 pub mod simd;

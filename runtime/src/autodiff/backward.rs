@@ -51,7 +51,17 @@ impl Tape {
                                 k += 1;
                             }
                         }
+                        // Another input whose only adjoint is the same tree (the
+                        // operands of `x + b`) shares this evaluation.
+                        let twin = parts.iter().position(|(other, t)| {
+                            same_tree(t, &sum)
+                                && parts.iter().filter(|p| p.0 == *other).count() == 1
+                        });
                         let v = fuse::eval(sum, interp.float_x())?.into_value();
+                        if let Some(k) = twin {
+                            let (other, _) = parts.swap_remove(k);
+                            self.accumulate(interp, &mut adj, other, v.clone())?;
+                        }
                         self.accumulate(interp, &mut adj, id, v)?;
                     }
                 }
@@ -103,13 +113,19 @@ impl Tape {
                 let Some(rule) = ew_def(op).and_then(|d| d.grad) else {
                     return;
                 };
+                // The node's value: the computed output at the root, else the
+                // subtree itself (borrowed: rules clone what they use).
+                let root_out;
                 let o = match out {
-                    Some(a) => EwNode::Leaf(Operand::Array(a.with_node(0))),
-                    None => n.clone(),
+                    Some(a) => {
+                        root_out = EwNode::Leaf(Operand::Array(a.with_node(0)));
+                        &root_out
+                    }
+                    None => n,
                 };
                 for (i, a) in args.iter().enumerate() {
                     if self.tracks_tree(a)
-                        && let Some(gi) = rule(args, &o, &g, i)
+                        && let Some(gi) = rule(args, o, &g, i)
                     {
                         self.diff(a, None, gi, acc);
                     }
@@ -166,6 +182,26 @@ impl NodeKind {
             NodeKind::Op { op, .. } => GradOf::Op(op),
             NodeKind::Index { .. } => GradOf::Index,
         }
+    }
+}
+
+/// Whether two trees compute the same values: the same ops over the same
+/// views of the same buffers and the same scalars.
+fn same_tree(a: &EwNode, b: &EwNode) -> bool {
+    match (a, b) {
+        (EwNode::Op { op: o1, args: a1 }, EwNode::Op { op: o2, args: a2 }) => {
+            std::ptr::eq(*o1, *o2)
+                && a1.len() == a2.len()
+                && a1.iter().zip(a2).all(|(x, y)| same_tree(x, y))
+        }
+        (EwNode::Leaf(x), EwNode::Leaf(y)) => match (x, y) {
+            (Operand::Array(p), Operand::Array(q)) => p.same_as(q),
+            (Operand::Int(p), Operand::Int(q)) => p == q,
+            (Operand::Float(p), Operand::Float(q)) => p.to_bits() == q.to_bits(),
+            (Operand::Bool(p), Operand::Bool(q)) => p == q,
+            _ => false,
+        },
+        _ => false,
     }
 }
 

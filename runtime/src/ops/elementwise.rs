@@ -126,7 +126,7 @@ macro_rules! kern {
 /// float: kernel for f32 and f64; int: i64 kernel; bool: bool kernel; cuda, cuda_int; doc)`.
 macro_rules! ew {
     ($name:literal, $sig:literal, [$($p:literal),*], $rule:ident, $dom:ident, $r:expr;
-     f: $fk:ident $(|$($fx:ident),*| $fb:expr)?;
+     f: $fk:ident $(($fpath:path))? $(|$($fx:ident),*| $fb:expr)?;
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
      $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?) => {
@@ -142,8 +142,8 @@ macro_rules! ew {
                 rule: Rule::$rule,
                 domain: Domain::$dom,
                 reference: $r,
-                f32: kern!(f32, $fk $(|$($fx),*| $fb)?),
-                f64: kern!(f64, $fk $(|$($fx),*| $fb)?),
+                f32: kern!(f32, $fk $(($fpath))? $(|$($fx),*| $fb)?),
+                f64: kern!(f64, $fk $(($fpath))? $(|$($fx),*| $fb)?),
                 i64: kern!(i64, $ik $(($ipath))? $(|$($ix),*| $ib)?),
                 bool: kern!(bool, $bk $(|$($bx),*| $bb)?),
                 cuda: $cuda,
@@ -241,7 +241,7 @@ pub static OPS: &[OpDef] = &[
         "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
         grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }),
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
-        f: map2 |x, y| x.powf(y); i: func(k::power_i64); b: none;
+        f: func(k::power_float); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";
         "x to the power y (the `**` operator); integers to negative integer powers are an error.";
         grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * pow_minus_one(&x[0], &x[1])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }),

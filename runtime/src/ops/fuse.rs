@@ -153,6 +153,17 @@ struct Built {
     val: Val,
 }
 
+/// An unused operand position (an op's operands sit in a `[Built; 3]`).
+impl Default for Built {
+    fn default() -> Built {
+        Built {
+            kind: Kind::WeakBool,
+            shape: Vec::new(),
+            val: Val::Leaf(usize::MAX),
+        }
+    }
+}
+
 enum Val {
     Leaf(usize),
     /// A slot holding the node's value in `otype`.
@@ -165,6 +176,8 @@ struct Builder {
     slots: Vec<Slot>,
     steps: Vec<Step>,
     float_x: DType,
+    /// Whether any leaf is an array (else the result is a scalar).
+    any_array: bool,
 }
 
 impl Builder {
@@ -181,7 +194,10 @@ impl Builder {
             EwNode::Leaf(o) => {
                 let kind = o.kind();
                 let shape = match &o {
-                    Operand::Array(a) => a.shape().to_vec(),
+                    Operand::Array(a) => {
+                        self.any_array = true;
+                        a.shape().to_vec()
+                    }
                     _ => Vec::new(),
                 };
                 self.leaf_ops.push(o);
@@ -193,25 +209,30 @@ impl Builder {
             }
             EwNode::Op { op, args } => {
                 let def = ew_checked(op, args.len())?;
-                let kids = args
-                    .into_iter()
-                    .map(|a| self.build(a))
-                    .collect::<Result<Vec<_>>>()?;
-                let kinds: Vec<Kind> = kids.iter().map(|k| k.kind).collect();
-                let (ckind, okind) = result_kinds(op.name, def, &kinds, self.float_x)?;
+                if args.len() > 3 {
+                    return Err(Error::internal(format!(
+                        "{}: more than 3 operands",
+                        op.name
+                    )));
+                }
+                let mut kids3: [Built; 3] = Default::default();
+                let nk = args.len();
+                for (k, a) in kids3.iter_mut().zip(args) {
+                    *k = self.build(a)?;
+                }
+                let kids = &mut kids3[..nk];
+                let mut kinds = [Kind::WeakBool; 3];
+                for (k, kid) in kinds.iter_mut().zip(kids.iter()) {
+                    *k = kid.kind;
+                }
+                let (ckind, okind) =
+                    result_kinds(op.name, def, &kinds[..kids.len()], self.float_x)?;
                 let (ctype, kern) = pick_kernel(def, held(ckind).compute()).ok_or_else(|| {
                     Error::internal(format!("{}: no CPU kernel for {}", op.name, held(ckind)))
                 })?;
-                let mut shape: Vec<usize> = Vec::new();
+                let shape = self.out_shape(op.name, kids)?;
                 let mut arg_slots = [0usize; 3];
                 for (i, kid) in kids.iter().enumerate() {
-                    shape = layout::broadcast_shapes(&shape, &kid.shape, op.name).map_err(|e| {
-                        if i == 1 || kids.len() == 1 {
-                            e
-                        } else {
-                            relabel_shape_error(e, op.name, &kids, i)
-                        }
-                    })?;
                     let via = if def.rule == Rule::Where && i == 0 {
                         DType::Bool
                     } else {
@@ -240,6 +261,39 @@ impl Builder {
         }
     }
 
+    /// The broadcast shape of an op's operands. When every operand is a scalar
+    /// or of one same shape (the common case), that shape is moved out of the
+    /// operand (no allocation); otherwise it is broadcast step by step.
+    fn out_shape(&self, op: &str, kids: &mut [Built]) -> Result<Vec<usize>> {
+        let mut big: Option<usize> = None;
+        let mut same = true;
+        for (i, k) in kids.iter().enumerate() {
+            if k.shape.is_empty() {
+                continue;
+            }
+            match big {
+                None => big = Some(i),
+                Some(b) => same &= kids[b].shape == k.shape,
+            }
+        }
+        match big {
+            None => return Ok(Vec::new()),
+            Some(b) if same => return Ok(std::mem::take(&mut kids[b].shape)),
+            Some(_) => {}
+        }
+        let mut shape: Vec<usize> = Vec::new();
+        for (i, kid) in kids.iter().enumerate() {
+            shape = layout::broadcast_shapes(&shape, &kid.shape, op).map_err(|e| {
+                if i == 1 || kids.len() == 1 {
+                    e
+                } else {
+                    relabel_shape_error(e, op, kids, i)
+                }
+            })?;
+        }
+        Ok(shape)
+    }
+
     /// The slot holding `kid` in `ctype`, rounded through `via` where needed.
     fn arg_slot(&mut self, kid: &Built, ctype: DType, via: DType) -> Result<usize> {
         match kid.val {
@@ -249,7 +303,14 @@ impl Builder {
                     Operand::Int(i) => Some(Scalar::I(*i)),
                     Operand::Float(f) => Some(Scalar::F(*f)),
                     Operand::Bool(b) => Some(Scalar::B(*b)),
-                    Operand::Array(a) if a.size() == 1 => Some(Scalar::read(a)?),
+                    // One element, or one element broadcast (all strides 0: a
+                    // gradient's `g.broadcast_to(x.shape)`): a constant.
+                    Operand::Array(a)
+                        if a.size() == 1
+                            || (a.size() > 0 && a.strides().iter().all(|&s| s == 0)) =>
+                    {
+                        Some(Scalar::read(a)?)
+                    }
                     Operand::Array(_) => None,
                 };
                 if let Some(s) = scalar {
@@ -259,19 +320,22 @@ impl Builder {
                     });
                     return Ok(self.slots.len() - 1);
                 }
-                let Operand::Array(a) = o else {
+                // Each leaf is read by one operand: move its array into the plan.
+                let Operand::Array(a) =
+                    std::mem::replace(&mut self.leaf_ops[l], Operand::Bool(false))
+                else {
                     return Err(Error::internal("leaf is not an array"));
                 };
-                let lp = self.leaves.len();
-                self.leaves.push(LeafPlan::new(a.clone()));
-                if a.dtype() == ctype && via == ctype {
+                let (dtype, lp) = (a.dtype(), self.leaves.len());
+                self.leaves.push(LeafPlan::new(a));
+                if dtype == ctype && via == ctype {
                     self.slots.push(Slot {
                         ctype,
                         src: SlotSrc::Direct(lp),
                     });
                     return Ok(self.slots.len() - 1);
                 }
-                let via = if via == a.dtype() { None } else { Some(via) };
+                let via = if via == dtype { None } else { Some(via) };
                 let out = self.temp(ctype);
                 self.steps.push(Step::Load { leaf: lp, via, out });
                 Ok(out)
@@ -318,18 +382,32 @@ pub(super) fn pick_kernel(def: &EwDef, c: DType) -> Option<(DType, KernAny)> {
     })
 }
 
+/// The number of op nodes and of leaves of a tree.
+fn count_nodes(n: &EwNode) -> (usize, usize) {
+    match n {
+        EwNode::Leaf(_) => (0, 1),
+        EwNode::Op { args, .. } => args.iter().fold((1, 0), |(o, l), a| {
+            let (ao, al) = count_nodes(a);
+            (o + ao, l + al)
+        }),
+    }
+}
+
 fn eval_cpu(node: EwNode, float_x: DType) -> Result<Operand> {
     if let EwNode::Op { op, args } = &node
         && let Some(o) = super::fuse_exec::simple::run(op, args, float_x)?
     {
         return Ok(o);
     }
+    // Sized up front: one allocation per program vector instead of regrowth.
+    let (ops, leaves) = count_nodes(&node);
     let mut b = Builder {
-        leaves: Vec::new(),
-        leaf_ops: Vec::new(),
-        slots: Vec::new(),
-        steps: Vec::new(),
+        leaves: Vec::with_capacity(leaves),
+        leaf_ops: Vec::with_capacity(leaves),
+        slots: Vec::with_capacity(2 * (ops + leaves)),
+        steps: Vec::with_capacity(2 * ops + leaves),
         float_x,
+        any_array: false,
     };
     let root = b.build(node)?;
     let out_dtype = held(root.kind);
@@ -342,7 +420,7 @@ fn eval_cpu(node: EwNode, float_x: DType) -> Result<Operand> {
     } else {
         Some(rslot)
     };
-    let any_array = b.leaf_ops.iter().any(|o| matches!(o, Operand::Array(_)));
+    let any_array = b.any_array;
     let shape = if any_array { root.shape } else { Vec::new() };
     let exec = Exec::new(b.leaves, b.slots, b.steps, root_slot, shape, out_dtype)?;
     let arr = exec.run()?;

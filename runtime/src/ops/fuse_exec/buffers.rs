@@ -12,6 +12,27 @@ pub struct Scratch {
     pub(super) b: Vec<Vec<bool>>,
 }
 
+impl Scratch {
+    /// Room for `counts` temporaries of each compute type (f32, f64, i64, bool),
+    /// `n` elements each. Contents are stale: every step writes before it reads.
+    pub(super) fn ensure(&mut self, counts: [usize; 4], n: usize) {
+        fn grow<T: Clone + Default>(p: &mut Vec<Vec<T>>, c: usize, n: usize) {
+            if p.len() < c {
+                p.resize_with(c, Vec::new);
+            }
+            for v in &mut p[..c] {
+                if v.len() < n {
+                    v.resize(n, T::default());
+                }
+            }
+        }
+        grow(&mut self.f32, counts[0], n);
+        grow(&mut self.f64, counts[1], n);
+        grow(&mut self.i64, counts[2], n);
+        grow(&mut self.b, counts[3], n);
+    }
+}
+
 /// The four compute types of the CPU loops.
 pub(super) trait Compute: Element {
     fn pool(s: &Scratch) -> &Vec<Vec<Self>>;

@@ -24,7 +24,8 @@ pub(super) fn cast<S: Element, V: Element, T: Element>(src: Src<'_, S>, out: &mu
     }
 }
 
-/// Copy the output positions `start..start+out.len()` of a broadcast/strided leaf.
+/// Copy (converted) the output positions `start..start+out.len()` of a leaf:
+/// a contiguous run for a direct leaf, else along its broadcast/strided plan.
 pub(super) fn gather<L: Element, T: Element>(
     data: &[L],
     lp: &LeafPlan,
@@ -32,6 +33,13 @@ pub(super) fn gather<L: Element, T: Element>(
     out: &mut [T],
 ) {
     use crate::array::convert;
+    if lp.direct {
+        let (b, n) = (lp.array.offset() + start, out.len());
+        for (o, &x) in out.iter_mut().zip(&data[b..b + n]) {
+            *o = convert::<L, T>(x);
+        }
+        return;
+    }
     let (shape, strides) = (&lp.shape, &lp.strides);
     let base0 = lp.array.offset() as isize;
     let nd = shape.len();

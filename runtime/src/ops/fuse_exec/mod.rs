@@ -15,6 +15,7 @@ use gcalc_kernels::cpu::ew::{Kern, KernError, Src};
 use loops::{cast, gather, round_via};
 pub use plan::{KernAny, LeafPlan, Scalar, Slot, SlotSrc, Step, kern_error};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Elements per block: a few temporaries of this size stay in L1/L2.
 pub const BLOCK: usize = 2048;
@@ -61,6 +62,10 @@ impl Exec {
         for lp in &mut leaves {
             let a = &lp.array;
             lp.direct = a.shape() == shape.as_slice() && a.is_contiguous();
+            if lp.direct {
+                // Read in place, or converted as one contiguous run (`gather`).
+                continue;
+            }
             let bs = layout::broadcast_strides(a.shape(), a.strides(), &shape);
             let (s, st) = layout::merge_dims(&shape, &[&bs]);
             if s.len() > MAX_DIMS {
@@ -85,7 +90,10 @@ impl Exec {
                 });
             }
         }
-        loads.append(&mut steps);
+        if !loads.is_empty() {
+            loads.append(&mut steps);
+            steps = loads;
+        }
         let mut temp_count = [0usize; 4];
         let temp_idx = slots
             .iter()
@@ -101,7 +109,7 @@ impl Exec {
         Ok(Exec {
             leaves,
             slots,
-            steps: loads,
+            steps,
             store,
             shape,
             out_dtype,
@@ -110,14 +118,23 @@ impl Exec {
         })
     }
 
-    fn scratch(&self, n: usize) -> Scratch {
-        let c = self.temp_count;
-        Scratch {
-            f32: (0..c[0]).map(|_| vec![0.0; n]).collect(),
-            f64: (0..c[1]).map(|_| vec![0.0; n]).collect(),
-            i64: (0..c[2]).map(|_| vec![0; n]).collect(),
-            b: (0..c[3]).map(|_| vec![false; n]).collect(),
+    /// Run `f` with this thread's scratch buffers sized for the program and
+    /// `n`-element blocks (kept between calls: no allocation per fused tree).
+    fn with_scratch<R>(&self, n: usize, f: impl FnOnce(&mut Scratch) -> R) -> R {
+        thread_local! {
+            static SCRATCH: RefCell<Scratch> = RefCell::default();
         }
+        SCRATCH.with(|c| match c.try_borrow_mut() {
+            Ok(mut s) => {
+                s.ensure(self.temp_count, n);
+                f(&mut s)
+            }
+            Err(_) => {
+                let mut s = Scratch::default();
+                s.ensure(self.temp_count, n);
+                f(&mut s)
+            }
+        })
     }
 
     /// Run the program over the whole output.
@@ -151,16 +168,17 @@ impl Ctx<'_> {
             return Ok(());
         }
         if n < PAR_MIN {
-            let mut s = self.exec.scratch(n.min(BLOCK));
-            return self.task(0, D::make(out), &mut s);
+            return self
+                .exec
+                .with_scratch(n.min(BLOCK), |s| self.task(0, D::make(out), s));
         }
         let threads = rayon::current_num_threads().max(1);
         let task = n.div_ceil(threads * 4).div_ceil(BLOCK).max(4) * BLOCK;
         out.par_chunks_mut(task)
             .enumerate()
             .try_for_each(|(i, ch)| {
-                let mut s = self.exec.scratch(BLOCK);
-                self.task(i * task, D::make(ch), &mut s)
+                self.exec
+                    .with_scratch(BLOCK, |s| self.task(i * task, D::make(ch), s))
             })
     }
 
@@ -303,7 +321,7 @@ impl Ctx<'_> {
                 Some(v) => f(&srcs[..args.len()], &mut v[..n]),
                 None => f(
                     &srcs[..args.len()],
-                    U::get(out).ok_or(Err(Error::internal("fused output type")))?,
+                    U::get(out).ok_or_else(|| Err(Error::internal("fused output type")))?,
                 ),
             }
         };

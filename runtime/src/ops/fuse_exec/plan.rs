@@ -16,7 +16,15 @@ pub enum Scalar {
 impl Scalar {
     /// The one element of a size-1 array.
     pub fn read(a: &Array) -> Result<Scalar> {
-        let h = a.to_host()?;
+        // A host array is read in place (no view clone); a device one is copied.
+        let copy;
+        let h = match a.device() {
+            crate::Device::Cpu => a,
+            _ => {
+                copy = a.to_host()?;
+                &copy
+            }
+        };
         let d = h.host_read()?;
         let off = layout::offset_of_flat(h.shape(), h.strides(), h.offset(), 0);
         Ok(match h.dtype() {

@@ -2,6 +2,8 @@
 //! dims), `dot` (NumPy dot for up to 2-D) and `outer`. Float types go through
 //! the `gemm` crate (reading strided views in place), ints through a plain loop.
 
+mod gemv;
+
 use super::fuse::{self, Operand};
 use super::{OpDef, OpKind};
 use crate::array::{Array, Element, HostData, layout};
@@ -141,6 +143,9 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     if let Device::Gpu(_) = a.device() {
         return crate::cuda::blas::matmul(a, b);
     }
+    if let Some(r) = matvec_direct(a, b)? {
+        return Ok(r);
+    }
     // 1-D promotion: (k,) -> (1, k) on the left, (k, 1) on the right.
     let a2 = if a.ndim() == 1 {
         a.view(vec![1, a.shape()[0]], vec![0, a.strides()[0]], a.offset())
@@ -202,6 +207,54 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     Ok(Array::from_host(host, shape))
 }
 
+/// Matrix @ vector and vector @ matrix of one float dtype, straight to the
+/// GEMV path (no promoted views, batch offsets or dtype copies); `None`: the
+/// general path handles it (other shapes or dtypes, a layout GEMV does not take).
+fn matvec_direct(a: &Array, b: &Array) -> Result<Option<Array>> {
+    let (dt, na, nb) = (a.dtype(), a.ndim(), b.ndim());
+    if dt != b.dtype() || !matches!(dt, DType::Float32 | DType::Float64) {
+        return Ok(None);
+    }
+    let (m, k, n, out) = match (na, nb) {
+        (2, 1) => (a.shape()[0], a.shape()[1], 1, a.shape()[0]),
+        (1, 2) => (1, a.shape()[0], b.shape()[1], b.shape()[1]),
+        _ => return Ok(None),
+    };
+    let kb = b.shape()[0];
+    if k != kb || k == 0 || out == 0 {
+        return Ok(None);
+    }
+    let (ast, bst) = (a.strides(), b.strides());
+    let p = Mats {
+        m,
+        n,
+        k,
+        a_rs: if na == 2 { ast[0] } else { 0 },
+        a_cs: ast[na - 1],
+        b_rs: bst[0],
+        b_cs: if nb == 2 { bst[1] } else { 0 },
+    };
+    let (ha, hb) = (a.host_read()?, b.host_read()?);
+    fn go<T: Element + num_zero::Zero>(
+        ha: &HostData,
+        hb: &HostData,
+        a: &Array,
+        b: &Array,
+        p: &Mats,
+        out: usize,
+    ) -> Option<HostData> {
+        let (da, db) = (T::slice(ha)?, T::slice(hb)?);
+        let mut host = crate::array::pool::out_host::<T>(out);
+        let dst = T::slice_mut(&mut host)?;
+        T::gemv(da, db, a.offset(), b.offset(), p, dst).then_some(host)
+    }
+    let host = match dt {
+        DType::Float32 => go::<f32>(&ha, &hb, a, b, &p, out),
+        _ => go::<f64>(&ha, &hb, a, b, &p, out),
+    };
+    Ok(host.map(|h| Array::from_host(h, vec![out])))
+}
+
 struct Mats {
     m: usize,
     n: usize,
@@ -231,7 +284,10 @@ fn gemm_all<T: Element + num_zero::Zero>(
     let (Some(da), Some(db)) = (da, db) else {
         return Err(Error::internal("matmul: dtype mismatch"));
     };
-    let mut out = vec![T::default(); aoffs.len() * p.m * p.n];
+    // A recycled buffer: the GEMV path writes every element, the others zero it first.
+    let total = aoffs.len() * p.m * p.n;
+    let mut host = crate::array::pool::out_host::<T>(total);
+    let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("matmul: output type"))?;
     let work = p.m * p.n * p.k;
     let par = if work >= 48 * 48 * 48 {
         gemm::Parallelism::Rayon(rayon::current_num_threads())
@@ -243,6 +299,10 @@ fn gemm_all<T: Element + num_zero::Zero>(
             break;
         }
         let dst = &mut out[i * p.m * p.n..(i + 1) * p.m * p.n];
+        if p.k > 0 && T::gemv(da, db, ao, bo, p, dst) {
+            continue;
+        }
+        dst.fill(T::default());
         if p.k == 0 {
             continue;
         }
@@ -273,31 +333,44 @@ fn gemm_all<T: Element + num_zero::Zero>(
             );
         }
     }
-    Ok(T::wrap(out))
+    Ok(host)
 }
 
-/// Zero and one for the gemm element types.
+/// Zero, one and the GEMV path for the gemm element types.
 mod num_zero {
-    pub trait Zero {
+    use super::Mats;
+    pub trait Zero: Sized {
         fn zero() -> Self;
         fn one() -> Self;
-    }
-    impl Zero for f32 {
-        fn zero() -> f32 {
-            0.0
-        }
-        fn one() -> f32 {
-            1.0
-        }
-    }
-    impl Zero for f64 {
-        fn zero() -> f64 {
-            0.0
-        }
-        fn one() -> f64 {
-            1.0
+        /// One product of a matrix-vector shape (m or n is 1) into `dst`, when
+        /// the layout suits `gemv`; false: left for gemm.
+        fn gemv(
+            _a: &[Self],
+            _b: &[Self],
+            _ao: usize,
+            _bo: usize,
+            _p: &Mats,
+            _dst: &mut [Self],
+        ) -> bool {
+            false
         }
     }
+    macro_rules! float_zero {
+        ($($t:ty),*) => {$(
+            impl Zero for $t {
+                fn zero() -> $t {
+                    0.0
+                }
+                fn one() -> $t {
+                    1.0
+                }
+                fn gemv(a: &[$t], b: &[$t], ao: usize, bo: usize, p: &Mats, dst: &mut [$t]) -> bool {
+                    super::gemv::matvec(a, b, ao, bo, p, dst)
+                }
+            }
+        )*};
+    }
+    float_zero!(f32, f64);
     impl Zero for half::f16 {
         fn zero() -> half::f16 {
             half::f16::ZERO
