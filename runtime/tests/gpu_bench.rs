@@ -316,6 +316,14 @@ sync()";
                 );
             }
         }
+        // Device time per iteration close to the wall time: the loop is bound by the GPU.
+        let dev: u64 = st.kinds.aggs.iter().map(|a| a.device_ns).sum();
+        let per = |ns: u64| ns as f64 / iters as f64 / 1e3;
+        println!("GCALC profile_{name}_device_us_per_iter {:.2}", per(dev));
+        println!(
+            "GCALC profile_{name}_host_in_ops_us_per_iter {:.2}",
+            per(st.op_time().as_nanos() as u64)
+        );
         println!(
             "GCALC profile_{name}_launches_per_iter {:.1}",
             st.counters.launches as f64 / iters as f64
