@@ -5,6 +5,7 @@
 //!
 //! Usage: profile_overhead [reps]  — prints one line per program:
 //! `<name> off_s=<best seconds, profile off> on_s=<best seconds, profile on>`.
+//! `PROFILE_OVERHEAD_ONLY=<name>` runs one program only.
 
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Flags, Session};
@@ -68,7 +69,12 @@ fn main() {
     } else {
         "no-hooks"
     };
+    // PROFILE_OVERHEAD_ONLY=<name>: one program only (for perf).
+    let only = std::env::var("PROFILE_OVERHEAD_ONLY").ok();
     for (name, setup, body) in PROGRAMS {
+        if only.as_deref().is_some_and(|o| o != *name) {
+            continue;
+        }
         let (mut off, mut on) = (f64::INFINITY, f64::INFINITY);
         let mut err = None;
         for _ in 0..reps {

@@ -222,4 +222,114 @@ fn bench() {
         t0.elapsed().as_secs_f64() * 1e6
     );
     let _ = Device::Cpu;
+    profile_overhead();
+}
+
+/// The logreg step (bench/logreg.sh's program) on gpu(0), a loop of small
+/// elementwise ops and reductions, and a matmul-only loop, each run through a
+/// Session with `profile` off and on, interleaved (median of 3 each):
+/// microseconds per iteration, the on/off ratio (goal: <= 1.20), and the
+/// profiled matmul row's host and device time per call.
+fn profile_overhead() {
+    use gcalc_runtime::output::Captured;
+    use gcalc_runtime::{Flags, Session};
+    const SETUP: &str = "N = 400; feats = 784
+seed(0)
+D0 = randn((N, feats), device=gpu(0)); D1 = randint(0, 2, N, device=gpu(0)).astype(float32)
+D0 = D0.astype(float32)
+w = (randn(feats, device=gpu(0)) * 0.01).astype(float32); b = 0.0
+fn cost(w, b) {
+    p1 = sigmoid(D0 @ w + b)
+    xent = -D1 * log(p1) - (1 - D1) * log(1 - p1)
+    mean(xent) + 0.01 * sum(w ** 2)
+}
+step = grad(cost, (0, 1))
+x = D1 * 1.0
+sync()";
+    let loops: [(&str, &str, usize); 3] = [
+        (
+            "logreg_step",
+            "for i in range(ITERS) { gw, gb = step(w, b); w -= 0.1 * gw; b -= 0.1 * gb }\nsync()",
+            2000,
+        ),
+        (
+            "small_loop",
+            "for i in range(ITERS) { y = x * 2.0 + 1.0; s = sum(y); z = exp(y) - s }\nsync()",
+            5000,
+        ),
+        (
+            "matmul_loop",
+            "for i in range(ITERS) { y = D0 @ w }\nsync()",
+            5000,
+        ),
+    ];
+    let session = |profile: bool| {
+        let flags = Flags {
+            profile,
+            ..Flags::default()
+        };
+        let mut s = Session::new(flags, Box::new(Captured::default()));
+        if let Some(e) = s.execute(SETUP, "setup").error {
+            panic!("profile bench setup: {}", e.rendered);
+        }
+        s
+    };
+    let once = |profile: bool, body: &str, iters: usize| -> (f64, Session) {
+        let mut s = session(profile);
+        let warm = body.replace("ITERS", "20");
+        assert!(s.execute(&warm, "warm").error.is_none(), "{warm}");
+        s.execute("profile(reset=true)", "reset");
+        let code = body.replace("ITERS", &iters.to_string());
+        let t0 = std::time::Instant::now();
+        let r = s.execute(&code, "bench");
+        let us = t0.elapsed().as_secs_f64() * 1e6 / iters as f64;
+        if let Some(e) = r.error {
+            panic!("profile bench {code}: {}", e.rendered);
+        }
+        (us, s)
+    };
+    for (name, body, iters) in loops {
+        let (mut off, mut on) = (Vec::new(), Vec::new());
+        let mut last_on = None;
+        for _ in 0..3 {
+            off.push(once(false, body, iters).0);
+            let (t, s) = once(true, body, iters);
+            on.push(t);
+            last_on = Some(s);
+        }
+        let (off, on) = (median(off), median(on));
+        println!("GCALC profile_off_{name}_us {off:.2}");
+        println!("GCALC profile_on_{name}_us {on:.2}");
+        println!("GCALC profile_on_off_ratio_{name} {:.3}", on / off);
+        let Some(mut s) = last_on else { continue };
+        let st = s.interp().profiler.lock();
+        for (n, a) in st.kinds.names.iter().zip(&st.kinds.aggs) {
+            if n == "matmul" && a.calls > 0 {
+                let c = a.calls as f64;
+                println!(
+                    "GCALC profile_{name}_matmul_host_us_per_call {:.2}",
+                    a.host_ns as f64 / c / 1e3
+                );
+                println!(
+                    "GCALC profile_{name}_matmul_device_us_per_call {:.2}",
+                    a.device_ns as f64 / c / 1e3
+                );
+            }
+        }
+        // Device time per iteration close to the wall time: the loop is bound by the GPU.
+        let dev: u64 = st.kinds.aggs.iter().map(|a| a.device_ns).sum();
+        let per = |ns: u64| ns as f64 / iters as f64 / 1e3;
+        println!("GCALC profile_{name}_device_us_per_iter {:.2}", per(dev));
+        println!(
+            "GCALC profile_{name}_host_in_ops_us_per_iter {:.2}",
+            per(st.op_time().as_nanos() as u64)
+        );
+        println!(
+            "GCALC profile_{name}_launches_per_iter {:.1}",
+            st.counters.launches as f64 / iters as f64
+        );
+        if name == "logreg_step" {
+            println!("{}", gcalc_runtime::profile::to_text(&st));
+        }
+    }
 }

@@ -1,17 +1,32 @@
 //! What the profiler sees of a GPU: while `profile::is_on()`, a CUDA event
 //! pair around each launch and copy on the device's stream, kept pending
-//! until a sync point reads their elapsed times (`profile::kernel_time`);
-//! copies as transfer rows, syncs with the host's wait, memory in use.
-//! Events come from a small per-device pool. With profiling off each hook is
-//! one thread-local check and creates nothing.
+//! until a sync point reads their elapsed times (`profile::kernel_times`);
+//! copies as transfer rows, syncs with the host's wait, and the memory pool's
+//! high watermark (read at sync points, then reset).
+//!
+//! Cost per launch while profiling: two `cuEventRecord`s on events taken from
+//! a per-device pool (created once, reused), one push onto the pending list,
+//! one profiler lock. Nothing polls the pending pairs per launch: a sync
+//! drains them all in one pass and hands their times to the profiler under
+//! one lock; a loop that never syncs reads the finished pairs at the front of
+//! the list (they finish in stream order) only when the list is full. With
+//! profiling off each hook is one thread-local check and creates nothing.
 
 use super::driver::Gpu;
 use crate::profile::{self, Direction, LaunchToken};
 use cudarc::driver::{result, sys};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-/// Pending events past this many are harvested if done (a loop that never syncs).
-const HARVEST_AT: usize = 4096;
+/// Pending pairs at which the finished ones at the front are read (a loop that never syncs).
+const MAX_PENDING: usize = 8192;
+
+/// A launch's events and the op its device time belongs to.
+struct Pending {
+    start: sys::CUevent,
+    end: sys::CUevent,
+    tok: LaunchToken,
+}
 
 /// A GPU's event pool and the launches whose device time is not read yet.
 #[derive(Default)]
@@ -19,7 +34,8 @@ pub struct Timing {
     free: Vec<sys::CUevent>,
     /// The start event of the launch being queued (`before_launch`).
     open: Option<sys::CUevent>,
-    pending: Vec<(sys::CUevent, sys::CUevent, LaunchToken)>,
+    /// In stream order: the front finishes first.
+    pending: VecDeque<Pending>,
 }
 
 /// A copy being timed: its start event and the host clock.
@@ -44,21 +60,49 @@ impl Timing {
         }
     }
 
-    /// Hand the elapsed times of the pending pairs that are done (all of them
-    /// after a sync) to the profiler, and their events back to the pool.
-    fn harvest(&mut self, all_done: bool) {
-        let mut keep = Vec::new();
-        for (s, e, tok) in std::mem::take(&mut self.pending) {
-            if !all_done && unsafe { result::event::query(e) }.is_err() {
-                keep.push((s, e, tok));
-                continue;
-            }
-            if let Ok(ms) = unsafe { result::event::elapsed(s, e) } {
-                profile::kernel_time(tok, Duration::from_secs_f64(ms.max(0.0) as f64 / 1e3));
-            }
-            self.free.extend([s, e]);
+    /// Read the front pair's elapsed time into `out` and pool its events.
+    fn read_front(&mut self, out: &mut Vec<(LaunchToken, Duration)>) {
+        let Some(p) = self.pending.pop_front() else {
+            return;
+        };
+        if let Ok(ms) = unsafe { result::event::elapsed(p.start, p.end) } {
+            out.push((p.tok, Duration::from_secs_f64(ms.max(0.0) as f64 / 1e3)));
         }
-        self.pending = keep;
+        self.free.extend([p.start, p.end]);
+    }
+
+    /// After a good sync: every pending pair is done.
+    fn drain_all(&mut self) -> Vec<(LaunchToken, Duration)> {
+        let mut out = Vec::with_capacity(self.pending.len());
+        while !self.pending.is_empty() {
+            self.read_front(&mut out);
+        }
+        out
+    }
+
+    /// The list is full: read the finished pairs at its front; when none has
+    /// finished, wait for the oldest (thousands of launches back).
+    fn drain_finished(&mut self) -> Vec<(LaunchToken, Duration)> {
+        let mut out = Vec::new();
+        if let Some(p) = self.pending.front()
+            && unsafe { result::event::query(p.end) }.is_err()
+        {
+            let _ = unsafe { result::event::synchronize(p.end) };
+        }
+        while let Some(p) = self.pending.front() {
+            if unsafe { result::event::query(p.end) }.is_err() {
+                break;
+            }
+            self.read_front(&mut out);
+        }
+        out
+    }
+
+    /// Forget the pending pairs (their work failed): events back to the pool.
+    fn discard(&mut self) {
+        for p in std::mem::take(&mut self.pending) {
+            self.free.extend([p.start, p.end]);
+        }
     }
 }
 
@@ -68,33 +112,54 @@ impl Gpu {
     }
 
     /// Before queuing a kernel (or memset, cuBLAS call): a start event while profiling.
+    #[inline]
     pub fn before_launch(&self) {
         if profile::is_on() {
-            let mut t = self.timing();
-            if let Some(e) = t.record(self.stream)
-                && let Some(old) = t.open.replace(e)
-            {
-                t.free.push(old);
-            }
+            self.record_start();
+        }
+    }
+
+    #[cold]
+    fn record_start(&self) {
+        let mut t = self.timing();
+        if let Some(e) = t.record(self.stream)
+            && let Some(old) = t.open.replace(e)
+        {
+            t.free.push(old);
         }
     }
 
     /// After queuing it: counted, and its end event kept pending with its op's token.
+    #[inline]
     pub(crate) fn profile_launch(&self) {
+        if profile::is_on() {
+            self.record_end();
+        }
+    }
+
+    #[cold]
+    fn record_end(&self) {
         let tok = profile::launch(self.device());
         let mut t = self.timing();
         let Some(start) = t.open.take() else { return };
-        self.pend(&mut t, start, tok);
-        drop(t);
-        self.profile_memory();
+        self.pend(t, start, tok);
     }
 
-    fn pend(&self, t: &mut Timing, start: sys::CUevent, tok: Option<LaunchToken>) {
+    /// Keep `start` and a new end event pending for `tok` (or pool them without one).
+    fn pend(
+        &self,
+        mut t: std::sync::MutexGuard<'_, Timing>,
+        start: sys::CUevent,
+        tok: Option<LaunchToken>,
+    ) {
         match (tok, t.record(self.stream)) {
             (Some(tok), Some(end)) => {
-                t.pending.push((start, end, tok));
-                if t.pending.len() >= HARVEST_AT {
-                    t.harvest(false);
+                t.pending.push_back(Pending { start, end, tok });
+                if t.pending.len() >= MAX_PENDING {
+                    let times = t.drain_finished();
+                    drop(t);
+                    profile::kernel_times(&times);
+                    self.profile_memory();
                 }
             }
             (_, end) => t.free.extend(std::iter::once(start).chain(end)),
@@ -118,8 +183,7 @@ impl Gpu {
     pub fn copy_end(&self, mark: CopyMark, dir: Direction, bytes: u64) {
         let Some((start, t0)) = mark.0 else { return };
         let tok = profile::transfer(dir, self.device(), bytes, t0.elapsed(), None);
-        let mut t = self.timing();
-        self.pend(&mut t, start, tok);
+        self.pend(self.timing(), start, tok);
     }
 
     /// Around the stream sync: its wait, then every pending device time.
@@ -128,27 +192,31 @@ impl Gpu {
         profile::sync(self.device(), t0.elapsed());
         let mut t = self.timing();
         if ok {
-            t.harvest(true);
+            let times = t.drain_all();
+            drop(t);
+            profile::kernel_times(&times);
         } else {
-            let done: Vec<_> = t.pending.drain(..).flat_map(|(s, e, _)| [s, e]).collect();
-            t.free.extend(done);
+            t.discard();
+            drop(t);
         }
-        drop(t);
         self.profile_memory();
     }
 
-    /// The pool's bytes in use (the profiler keeps the peak).
+    /// The pool's high watermark since the last read (the profiler keeps the
+    /// peak), then reset: two driver calls a sync, none a launch.
     fn profile_memory(&self) {
-        let mut used: u64 = 0;
+        let mut high: u64 = 0;
+        let attr = sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_HIGH;
         let r = unsafe {
-            result::mem_pool::get_attribute(
-                self.pool,
-                sys::CUmemPool_attribute::CU_MEMPOOL_ATTR_USED_MEM_CURRENT,
-                &mut used as *mut u64 as *mut _,
-            )
+            result::mem_pool::get_attribute(self.pool, attr, &mut high as *mut u64 as *mut _)
         };
         if r.is_ok() {
-            profile::memory(self.device(), used);
+            profile::memory(self.device(), high);
+            // Only zero is accepted: the watermark restarts from the bytes in use now.
+            let mut zero: u64 = 0;
+            let _ = unsafe {
+                result::mem_pool::set_attribute(self.pool, attr, &mut zero as *mut u64 as *mut _)
+            };
         }
     }
 }
@@ -156,7 +224,7 @@ impl Gpu {
 impl Drop for Timing {
     fn drop(&mut self) {
         let open = self.open.take();
-        let pending = self.pending.drain(..).flat_map(|(s, e, _)| [s, e]);
+        let pending = self.pending.drain(..).flat_map(|p| [p.start, p.end]);
         for e in self.free.drain(..).chain(open).chain(pending) {
             let _ = unsafe { result::event::destroy(e) };
         }

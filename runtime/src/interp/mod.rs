@@ -143,7 +143,7 @@ impl Interp {
 
     /// Called after `set` changed a flag.
     pub(crate) fn flags_changed(&mut self) {
-        self.profiler.lock().set_on(self.flags.profile);
+        self.profiler.set_on(self.flags.profile);
         crate::cuda::apply_flags(&self.flags);
     }
 

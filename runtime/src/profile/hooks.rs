@@ -113,15 +113,19 @@ impl Interp {
     /// The id of the current statement's site (`file:line`, its text).
     pub(super) fn site_id(&self, st: &mut State) -> u32 {
         let span = self.current_stmt;
-        let src = st.sources.last().cloned();
-        let src = src.as_deref().unwrap_or(self.source());
+        let src_ptr = match st.sources.last() {
+            Some(s) => std::sync::Arc::as_ptr(s),
+            None => self.source() as *const _,
+        };
         let key = mix(
-            mix(mix(9, src as *const _ as u64), span.start as u64),
+            mix(mix(9, src_ptr as u64), span.start as u64),
             span.end as u64,
         );
         if st.last_site.0 == key {
             return st.last_site.1;
         }
+        let src = st.sources.last().cloned();
+        let src = src.as_deref().unwrap_or(self.source());
         let id = st.sites.intern(key, || {
             let (line, _) = gcalc_lang::span::line_col(&src.text, span.start as usize);
             let text = gcalc_lang::span::line_text(&src.text, line).trim();

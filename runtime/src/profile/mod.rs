@@ -36,6 +36,7 @@
 //!     // at each kernel launch: counts it; the token names the op being recorded
 //! profile::kernel_time(tok: profile::LaunchToken, device_time: Duration)
 //!     // at a sync point, for each launch: CUDA event elapsed time (added to its op)
+//! profile::kernel_times(&[(LaunchToken, Duration)])   // the same for many, one lock
 //! profile::sync(device: Device, host_wait: Duration)   // each sync point
 //! profile::transfer(dir: Direction, device: Device, bytes: u64,
 //!                   host: Duration, device_time: Option<Duration>) -> Option<LaunchToken>
@@ -43,11 +44,11 @@
 //!     // without device_time, kernel_time(token, ..) at the sync point gives it
 //! profile::compile(what: &str, device: Device, host: Duration, cache_hit: bool)
 //!     // an NVRTC compile (cache_hit = false) or a cubin loaded from the cache
-//! profile::memory(device: Device, in_use_bytes: u64)   // after allocations; keeps the peak
+//! profile::memory(device: Device, in_use_bytes: u64)   // bytes in use (or a high watermark); keeps the peak
 //! ```
 //! The CUDA backend calls these from `cuda/timing.rs` (CUDA event pairs around
 //! each launch and copy, read at `Gpu::sync`), `cuda/compile.rs` (compiles and
-//! disk-cache loads) and the pool's bytes in use after each launch.
+//! disk-cache loads) and the memory pool's high watermark at each sync.
 //!
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
@@ -67,6 +68,7 @@ pub use report::{to_html, to_json, to_text};
 
 use crate::device::Device;
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -75,15 +77,35 @@ pub const HOOKS: bool = !cfg!(feature = "no-profile-hooks");
 
 /// A session's recorder (cheap to clone: a shared handle).
 #[derive(Clone)]
-pub struct Profiler(Arc<Mutex<State>>);
+pub struct Profiler(Arc<Shared>);
+
+struct Shared {
+    /// Mirrors `State::is_on`, read without the lock by the backends' hooks.
+    on: AtomicBool,
+    state: Mutex<State>,
+}
 
 impl Profiler {
     pub fn new(on: bool) -> Profiler {
-        Profiler(Arc::new(Mutex::new(State::new(on))))
+        Profiler(Arc::new(Shared {
+            on: AtomicBool::new(on),
+            state: Mutex::new(State::new(on)),
+        }))
     }
     /// The recorder's state (a poisoned lock is taken over: records are plain data).
     pub fn lock(&self) -> MutexGuard<'_, State> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+        self.0.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    /// Switch recording on or off (`set profile = ...`).
+    pub fn set_on(&self, on: bool) {
+        let mut st = self.lock();
+        st.set_on(on);
+        self.0.on.store(on, Ordering::Relaxed);
+    }
+    /// Whether it records (one atomic load, no lock).
+    #[inline]
+    pub fn is_on(&self) -> bool {
+        self.0.on.load(Ordering::Relaxed)
     }
 }
 
@@ -115,15 +137,17 @@ pub fn enter(p: &Profiler) -> Entered {
 fn with_on<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
     CURRENT.with(|c| {
         let c = c.borrow();
-        let p = c.as_ref()?;
+        let p = c.as_ref().filter(|p| p.is_on())?;
         let mut st = p.lock();
         if st.is_on() { Some(f(&mut st)) } else { None }
     })
 }
 
-/// Whether the running session is profiling.
+/// Whether the running session is profiling (a thread-local read and an
+/// atomic load: no lock).
+#[inline]
 pub fn is_on() -> bool {
-    with_on(|_| ()).is_some()
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|p| p.is_on()))
 }
 
 /// Names the record a launch (or a copy) belongs to, for its device time later.
@@ -148,16 +172,26 @@ pub fn launch(_device: Device) -> Option<LaunchToken> {
 
 /// A launch's (or a copy's) device time (CUDA events, read at a sync point).
 pub fn kernel_time(tok: LaunchToken, device_time: Duration) {
+    kernel_times(&[(tok, device_time)]);
+}
+
+/// Device times of many launches (a sync point's), under one lock.
+pub fn kernel_times(times: &[(LaunchToken, Duration)]) {
+    if times.is_empty() {
+        return;
+    }
     with_on(|st| {
-        if tok.tok.generation != st.generation {
-            return;
+        for &(tok, device_time) in times {
+            if tok.tok.generation != st.generation {
+                continue;
+            }
+            if let Some((dir, host_ns)) = tok.transfer {
+                // The copy's counter now holds its device time instead of its host time.
+                let t = transfer_counters(&mut st.counters, dir).1;
+                *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
+            }
+            st.add_device_time(tok.tok, device_time);
         }
-        if let Some((dir, host_ns)) = tok.transfer {
-            // The copy's counter now holds its device time instead of its host time.
-            let t = transfer_counters(&mut st.counters, dir).1;
-            *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
-        }
-        st.add_device_time(tok.tok, device_time);
     });
 }
 

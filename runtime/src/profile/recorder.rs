@@ -216,12 +216,14 @@ impl State {
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += total;
         }
+        let mut overflow;
         let rec = if open.index == usize::MAX {
-            self.overflow.pop()
+            overflow = self.overflow.pop();
+            overflow.as_mut()
         } else {
-            self.records.get(open.index).cloned()
+            self.records.get_mut(open.index)
         };
-        let Some(mut rec) = rec else { return };
+        let Some(rec) = rec else { return };
         rec.host_ns = own;
         rec.bytes_alloc = bytes_out;
         rec.bytes_moved += bytes_out;
@@ -229,10 +231,8 @@ impl State {
         if let Some(d) = device {
             rec.device = d;
         }
-        self.add_to_aggs(&tok, &rec, own, rec.device_ns > 0);
-        if let Some(r) = self.records.get_mut(open.index) {
-            *r = rec;
-        }
+        let (moved, has_device) = (rec.bytes_moved, rec.device_ns > 0);
+        self.add_to_aggs(&tok, bytes_out, moved, own, has_device);
     }
 
     /// A finished record whose host time was measured elsewhere (transfers,
@@ -282,7 +282,7 @@ impl State {
             kernel,
             site,
         };
-        self.add_to_aggs(&tok, &rec, host_ns, device_ns > 0);
+        self.add_to_aggs(&tok, 0, bytes, host_ns, device_ns > 0);
         if let Some(a) = self.kinds.agg(kind) {
             a.device_ns += device_ns;
         }
@@ -300,7 +300,7 @@ impl State {
         tok
     }
 
-    fn add_to_aggs(&mut self, tok: &Token, rec: &Record, own: u64, has_device: bool) {
+    fn add_to_aggs(&mut self, tok: &Token, alloc: u64, moved: u64, own: u64, has_device: bool) {
         for a in [
             self.kinds.agg(tok.kind),
             self.kernels.agg(tok.kernel),
@@ -311,8 +311,8 @@ impl State {
         {
             a.calls += 1;
             a.host_ns += own;
-            a.bytes_alloc += rec.bytes_alloc;
-            a.bytes_moved += rec.bytes_moved;
+            a.bytes_alloc += alloc;
+            a.bytes_moved += moved;
             if has_device {
                 a.host_ns_with_device += own;
             }
