@@ -152,3 +152,21 @@ fn logreg_target_program_trains() {
         .unwrap_or_else(|| panic!("no accuracy in {o:?}"));
     assert!(acc > 0.95, "training accuracy {acc}");
 }
+
+#[test]
+fn writing_into_a_gradient_leaves_later_gradients_alone() {
+    // The backward pass starts from a shared 0-d one; a gradient that is that
+    // one (x + y) or a view of it (sum) must come back as its own array.
+    let o = out("fn f(x, y) { x + y }\n\
+         gx, gy = grad(f, (0, 1))(array(2.0), array(3.0))\n\
+         hx, hy = grad(f, (0, 1))(array(2.0), array(3.0))\n\
+         print(gx, gy, hx, hy, gx is hx, gx is gy)\n\
+         fn s(v) { sum(v) }\n\
+         g = grad(s)(array([1.0, 2.0, 3.0]))\n\
+         g[1] = 9.0\n\
+         print(g, grad(s)(array([1.0, 2.0, 3.0])), grad(s)(array(5.0)))");
+    assert_eq!(
+        o, "1.0 1.0 1.0 1.0 false false\n[1. 9. 1.] [1. 1. 1.] 1.0\n",
+        "{o}"
+    );
+}

@@ -34,3 +34,17 @@ fn an_input_with_other_uses_is_not_merged() {
          print(allclose(gx, d + 3.0), allclose(gy, d))");
     assert_eq!(o, "true true\n", "{o}");
 }
+
+#[test]
+fn an_argument_reached_by_several_paths_sums_them() {
+    // w reaches the value through two fused trees and a matmul: its adjoint
+    // trees wait and are added in one pass with the matmul's gradient;
+    // b's tree needs a sum over the broadcast dim first, so it does not wait.
+    let o = out("seed(4); A = randn((5, 3)); w = randn(3); b = array(0.3)\n\
+         fn f(w, b) { sum(w * w) + sum(exp(w) * 0.5) + sum(tanh(A @ w + b)) }\n\
+         gw, gb = grad(f, (0, 1))(w, b)\n\
+         t = tanh(A @ w + b); d = 1 - t * t\n\
+         want_w = 2 * w + 0.5 * exp(w) + A.T @ d\n\
+         print(allclose(gw, want_w), allclose(gb, sum(d)), gw.dtype, gb.shape)");
+    assert_eq!(o, "true true float64 ()\n", "{o}");
+}

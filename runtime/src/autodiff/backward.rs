@@ -28,8 +28,30 @@ impl Tape {
             return Ok(adj);
         };
         let _pass = interp.grad_record(GradOf::Pass, root);
-        adj[r] = Some(fill_like(root, 1.0, interp.float_x())?);
+        // The seed: a cached 0-d one when the root is computed (not an argument
+        // itself), so a training step does not pay a launch for it.
+        let seed = if matches!(self.nodes[r].kind, NodeKind::Leaf) || root.ndim() != 0 {
+            None
+        } else {
+            Some(cached_one(root, interp.float_x())?)
+        };
+        adj[r] = Some(match &seed {
+            Some(s) => s.clone(),
+            None => fill_like(root, 1.0, interp.float_x())?,
+        });
+        // Adjoint trees of arguments, not yet evaluated: an argument reached by
+        // several paths (w in logreg: the penalty and the matmul) gets one
+        // fused pass that adds them all, instead of one pass per path plus adds.
+        let mut pending: Vec<Option<EwNode>> = vec![None; self.nodes.len()];
         for i in (0..=r).rev() {
+            if let Some(t) = pending[i].take() {
+                let t = match adj[i].take() {
+                    Some(a) => add_nodes(t, EwNode::Leaf(Operand::Array(a)))?,
+                    None => t,
+                };
+                let v = to_array(fuse::eval(t, interp.float_x())?)?;
+                adj[i] = Some(cast(v, self.nodes[i].dtype)?);
+            }
             let Some(g) = adj[i].take() else { continue };
             let kind = std::mem::replace(&mut self.nodes[i].kind, NodeKind::Leaf);
             let _rec = interp.grad_record(kind.grad_of(), &g);
@@ -57,6 +79,15 @@ impl Tape {
                             same_tree(t, &sum)
                                 && parts.iter().filter(|p| p.0 == *other).count() == 1
                         });
+                        if twin.is_none()
+                            && let Some(j) = self.deferrable(&sum, id)
+                        {
+                            pending[j] = Some(match pending[j].take() {
+                                Some(p) => add_nodes(p, sum)?,
+                                None => sum,
+                            });
+                            continue;
+                        }
                         let v = fuse::eval(sum, interp.float_x())?.into_value();
                         if let Some(k) = twin {
                             let (other, _) = parts.swap_remove(k);
@@ -100,7 +131,30 @@ impl Tape {
                 }
             }
         }
+        // A gradient that is the shared seed itself (or a view of it) is copied,
+        // so writing into a returned gradient can never change the cache.
+        if let Some(s) = &seed {
+            for a in adj.iter_mut().flatten() {
+                if std::sync::Arc::ptr_eq(a.storage(), s.storage()) {
+                    *a = a.copy()?;
+                }
+            }
+        }
         Ok(adj)
+    }
+
+    /// The index of node `id` when its adjoint tree `t` may wait: the node is
+    /// an argument (nothing reads its adjoint before the end) and `t` has its
+    /// shape already (no sum over broadcast dims needed).
+    fn deferrable(&self, t: &EwNode, id: u64) -> Option<usize> {
+        let j = self.index_of(id)?;
+        let node = &self.nodes[j];
+        if !matches!(node.kind, NodeKind::Leaf) {
+            return None;
+        }
+        let mut shape: Option<Vec<usize>> = None;
+        tree_shape(t, &mut shape).ok()?;
+        (shape.as_deref() == Some(node.shape.as_slice())).then_some(j)
     }
 
     /// Differentiate a fused tree: the adjoint expression of each tracked leaf.
@@ -205,6 +259,21 @@ fn same_tree(a: &EwNode, b: &EwNode) -> bool {
     }
 }
 
+/// The broadcast shape of a tree's arrays (None: it has none).
+fn tree_shape(n: &EwNode, acc: &mut Option<Vec<usize>>) -> Result<()> {
+    match n {
+        EwNode::Leaf(Operand::Array(a)) => {
+            *acc = Some(match acc.take() {
+                None => a.shape().to_vec(),
+                Some(s) => crate::array::layout::broadcast_shapes(&s, a.shape(), "grad")?,
+            });
+            Ok(())
+        }
+        EwNode::Leaf(_) => Ok(()),
+        EwNode::Op { args, .. } => args.iter().try_for_each(|a| tree_shape(a, acc)),
+    }
+}
+
 fn add_nodes(a: EwNode, b: EwNode) -> Result<EwNode> {
     Ok(EwNode::Op {
         op: super::op("add")?,
@@ -230,6 +299,25 @@ pub(crate) fn fill_like(like: &Array, v: f64, float_x: DType) -> Result<Array> {
         ],
     };
     to_array(fuse::eval(t, float_x)?)
+}
+
+/// A 0-d one of `like`'s dtype on `like`'s device, made once per (device,
+/// dtype) and shared: never written (gradients returned to the user that
+/// share its buffer are copied first).
+fn cached_one(like: &Array, float_x: DType) -> Result<Array> {
+    use std::sync::Mutex;
+    type Seeds = Vec<(crate::Device, DType, Array)>;
+    static SEEDS: Mutex<Seeds> = Mutex::new(Vec::new());
+    let (dev, dt) = (like.device(), like.dtype());
+    let mut seeds = SEEDS
+        .lock()
+        .map_err(|_| Error::internal("gradient seed cache lock"))?;
+    if let Some((_, _, a)) = seeds.iter().find(|(d, t, _)| *d == dev && *t == dt) {
+        return Ok(a.clone());
+    }
+    let one = fill_like(like, 1.0, float_x)?;
+    seeds.push((dev, dt, one.clone()));
+    Ok(one)
 }
 
 /// `a` summed over the dims that broadcasting added to reach its shape from `shape`.
