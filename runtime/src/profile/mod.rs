@@ -156,15 +156,28 @@ pub struct LaunchToken {
     tok: recorder::Token,
     /// A copy's row: its direction and the host time its counter holds until then.
     transfer: Option<(Direction, u64)>,
+    /// A launch's sampling weight (0: not timed; its time would be ignored).
+    weight: u64,
 }
 
-/// Count a kernel launch; the token ties its device time to the op being recorded.
+impl LaunchToken {
+    /// Whether the backend should time this launch (or copy): the others
+    /// record no events, and a time given for one is ignored.
+    #[inline]
+    pub fn timed(&self) -> bool {
+        self.weight > 0
+    }
+}
+
+/// Count a kernel launch (call it before queuing the launch); the token ties
+/// its device time to the op being recorded and says whether to time it
+/// (`LaunchToken::timed`: sampling, see `recorder::sample_weight`).
 pub fn launch(_device: Device) -> Option<LaunchToken> {
     with_on(|st| {
-        st.counters.launches += 1;
-        st.current().map(|tok| LaunchToken {
+        st.launch().map(|(tok, weight)| LaunchToken {
             tok,
             transfer: None,
+            weight,
         })
     })
     .flatten()
@@ -189,8 +202,10 @@ pub fn kernel_times(times: &[(LaunchToken, Duration)]) {
                 // The copy's counter now holds its device time instead of its host time.
                 let t = transfer_counters(&mut st.counters, dir).1;
                 *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
+                st.add_device_time(tok.tok, device_time);
+            } else {
+                st.add_sampled_time(tok.tok, device_time, tok.weight);
             }
-            st.add_device_time(tok.tok, device_time);
         }
     });
 }
@@ -245,6 +260,7 @@ pub fn transfer(
         LaunchToken {
             tok,
             transfer: device_time.is_none().then_some((dir, ns)),
+            weight: 1,
         }
     })
 }
