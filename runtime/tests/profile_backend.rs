@@ -218,3 +218,17 @@ fn a_row_without_a_timed_launch_keeps_its_host_time() {
     assert!(a.host_ns >= 1_000_000 && a.time_ns() == a.host_ns, "{a:?}");
     assert!(st.records.get(0).unwrap().timed);
 }
+
+#[test]
+fn the_row_estimate_does_not_overflow() {
+    use profile::recorder::Agg;
+    let mut a = Agg {
+        launches: 8,
+        sampled_ns: u64::MAX / 4,
+        sampled_w: 4,
+        ..Agg::default()
+    };
+    a.refresh();
+    assert_eq!(a.device_ns, u64::MAX / 4 * 2, "through u128");
+    assert_eq!(Agg::default().kernel_estimate_ns(), None);
+}

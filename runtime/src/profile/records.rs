@@ -133,8 +133,12 @@ impl Agg {
     /// row's launches over the weight measured; None without a timed launch.
     pub fn kernel_estimate_ns(&self) -> Option<u64> {
         (self.sampled_w > 0).then(|| {
-            (self.sampled_ns as u128 * self.launches.max(self.sampled_w) as u128
-                / self.sampled_w as u128) as u64
+            let n = self.launches.max(self.sampled_w);
+            // Refreshed at every launch: u64 unless it would overflow.
+            match self.sampled_ns.checked_mul(n) {
+                Some(x) => x / self.sampled_w,
+                None => (self.sampled_ns as u128 * n as u128 / self.sampled_w as u128) as u64,
+            }
         })
     }
 
