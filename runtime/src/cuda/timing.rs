@@ -1,12 +1,22 @@
 //! What the profiler sees of a GPU: while `profile::is_on()`, a CUDA event
-//! pair around each launch and copy on the device's stream, kept pending
-//! until a sync point reads their elapsed times (`profile::kernel_times`);
-//! copies as transfer rows, syncs with the host's wait, and the memory pool's
-//! high watermark (read at sync points, then reset).
+//! pair around each *sampled* launch and around every copy on the device's
+//! stream, kept pending until a sync point reads their elapsed times
+//! (`profile::kernel_times`); copies as transfer rows, syncs with the host's
+//! wait, and the memory pool's high watermark (read at sync points, then reset).
 //!
-//! Cost per launch while profiling: two `cuEventRecord`s on events taken from
-//! a per-device pool (created once, reused), one push onto the pending list,
-//! one profiler lock. Nothing polls the pending pairs per launch: a sync
+//! Sampling: a `cuEventRecord` costs about as much host time as a launch, so
+//! timing every launch doubled a launch-bound loop. `profile::launch`, called
+//! before the launch is queued, counts it and says whether to time it: all
+//! launches of the first `SAMPLE_FIRST` calls of each kernel row (op record
+//! key: fused expression, dtypes, shapes, device), then those of one call in
+//! `SAMPLE_EVERY`; the profiler scales each row's measured times by its
+//! launches over the launches they stand for (`profile::recorder::sample_weight`,
+//! `Agg`). Copies are few and large: each keeps its pair.
+//!
+//! Cost per timed launch while profiling: two `cuEventRecord`s on events
+//! taken from a per-device pool (created once, reused), one push onto the
+//! pending list, one profiler lock; per untimed launch: the profiler lock and
+//! two uncontended timing locks, no driver call. Nothing polls the pending pairs per launch: a sync
 //! drains them all in one pass and hands their times to the profiler under
 //! one lock; a loop that never syncs reads the finished pairs at the front of
 //! the list (they finish in stream order) only when the list is full. With
@@ -32,8 +42,8 @@ struct Pending {
 #[derive(Default)]
 pub struct Timing {
     free: Vec<sys::CUevent>,
-    /// The start event of the launch being queued (`before_launch`).
-    open: Option<sys::CUevent>,
+    /// The start event of the timed launch being queued (`before_launch`) and its token.
+    open: Option<(sys::CUevent, LaunchToken)>,
     /// In stream order: the front finishes first.
     pending: VecDeque<Pending>,
 }
@@ -111,7 +121,8 @@ impl Gpu {
         self.timing.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Before queuing a kernel (or memset, cuBLAS call): a start event while profiling.
+    /// Before queuing a kernel (or memset, cuBLAS call) while profiling:
+    /// counted, and a start event when the profiler samples it.
     #[inline]
     pub fn before_launch(&self) {
         if profile::is_on() {
@@ -121,15 +132,21 @@ impl Gpu {
 
     #[cold]
     fn record_start(&self) {
+        let tok = profile::launch(self.device()).filter(|t| t.timed());
         let mut t = self.timing();
-        if let Some(e) = t.record(self.stream)
-            && let Some(old) = t.open.replace(e)
-        {
-            t.free.push(old);
+        let old = match tok {
+            Some(tok) => match t.record(self.stream) {
+                Some(e) => t.open.replace((e, tok)),
+                None => t.open.take(),
+            },
+            None => t.open.take(),
+        };
+        if let Some((e, _)) = old {
+            t.free.push(e);
         }
     }
 
-    /// After queuing it: counted, and its end event kept pending with its op's token.
+    /// After queuing it: a timed launch's end event, kept pending with its op's token.
     #[inline]
     pub(crate) fn profile_launch(&self) {
         if profile::is_on() {
@@ -139,10 +156,11 @@ impl Gpu {
 
     #[cold]
     fn record_end(&self) {
-        let tok = profile::launch(self.device());
         let mut t = self.timing();
-        let Some(start) = t.open.take() else { return };
-        self.pend(t, start, tok);
+        let Some((start, tok)) = t.open.take() else {
+            return;
+        };
+        self.pend(t, start, Some(tok));
     }
 
     /// Keep `start` and a new end event pending for `tok` (or pool them without one).
@@ -223,7 +241,7 @@ impl Gpu {
 
 impl Drop for Timing {
     fn drop(&mut self) {
-        let open = self.open.take();
+        let open = self.open.take().map(|(e, _)| e);
         let pending = self.pending.drain(..).flat_map(|p| [p.start, p.end]);
         for e in self.free.drain(..).chain(open).chain(pending) {
             let _ = unsafe { result::event::destroy(e) };

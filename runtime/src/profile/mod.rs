@@ -33,9 +33,11 @@
 //! use gcalc_runtime::profile::{self, Direction};
 //! profile::is_on() -> bool                       // skip creating CUDA events when false
 //! profile::launch(device: Device) -> Option<profile::LaunchToken>
-//!     // at each kernel launch: counts it; the token names the op being recorded
+//!     // before each kernel launch: counts it; the token names the op being
+//!     // recorded and says whether to time it (`tok.timed()`: sampling, below)
 //! profile::kernel_time(tok: profile::LaunchToken, device_time: Duration)
-//!     // at a sync point, for each launch: CUDA event elapsed time (added to its op)
+//!     // at a sync point, for each timed launch: CUDA event elapsed time (added
+//!     // to its op; ignored for an untimed token)
 //! profile::kernel_times(&[(LaunchToken, Duration)])   // the same for many, one lock
 //! profile::sync(device: Device, host_wait: Duration)   // each sync point
 //! profile::transfer(dir: Direction, device: Device, bytes: u64,
@@ -47,8 +49,20 @@
 //! profile::memory(device: Device, in_use_bytes: u64)   // bytes in use (or a high watermark); keeps the peak
 //! ```
 //! The CUDA backend calls these from `cuda/timing.rs` (CUDA event pairs around
-//! each launch and copy, read at `Gpu::sync`), `cuda/compile.rs` (compiles and
-//! disk-cache loads) and the memory pool's high watermark at each sync.
+//! each timed launch and every copy, read at `Gpu::sync`), `cuda/compile.rs`
+//! (compiles and disk-cache loads) and the memory pool's high watermark at each sync.
+//!
+//! # Sampled kernel times
+//! An event record costs the host about as much as a launch, so not every
+//! launch is timed: per kernel row, all launches of its first `SAMPLE_FIRST`
+//! (4) calls, then of the last call of each block of `SAMPLE_EVERY` (16),
+//! which stands for its block (`recorder::sample_weight`; decided at a record's
+//! first launch, so all launches of a call share it). Each row sums
+//! weight * time and the weights; its device time is that sum scaled by its
+//! launches over the weights (`Agg::kernel_estimate_ns`): exact for equal
+//! launch times, and launches not read yet are estimated too. A row with no
+//! timed launch keeps its host time. Records keep their measured (unscaled)
+//! device time and say whether they were timed. Copies are always timed.
 //!
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
@@ -156,15 +170,28 @@ pub struct LaunchToken {
     tok: recorder::Token,
     /// A copy's row: its direction and the host time its counter holds until then.
     transfer: Option<(Direction, u64)>,
+    /// A launch's sampling weight (0: not timed; its time would be ignored).
+    weight: u64,
 }
 
-/// Count a kernel launch; the token ties its device time to the op being recorded.
+impl LaunchToken {
+    /// Whether the backend should time this launch (or copy): the others
+    /// record no events, and a time given for one is ignored.
+    #[inline]
+    pub fn timed(&self) -> bool {
+        self.weight > 0
+    }
+}
+
+/// Count a kernel launch (call it before queuing the launch); the token ties
+/// its device time to the op being recorded and says whether to time it
+/// (`LaunchToken::timed`: sampling, see `recorder::sample_weight`).
 pub fn launch(_device: Device) -> Option<LaunchToken> {
     with_on(|st| {
-        st.counters.launches += 1;
-        st.current().map(|tok| LaunchToken {
+        st.launch().map(|(tok, weight)| LaunchToken {
             tok,
             transfer: None,
+            weight,
         })
     })
     .flatten()
@@ -189,8 +216,10 @@ pub fn kernel_times(times: &[(LaunchToken, Duration)]) {
                 // The copy's counter now holds its device time instead of its host time.
                 let t = transfer_counters(&mut st.counters, dir).1;
                 *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
+                st.add_device_time(tok.tok, device_time);
+            } else {
+                st.add_sampled_time(tok.tok, device_time, tok.weight);
             }
-            st.add_device_time(tok.tok, device_time);
         }
     });
 }
@@ -245,6 +274,7 @@ pub fn transfer(
         LaunchToken {
             tok,
             transfer: device_time.is_none().then_some((dir, ns)),
+            weight: 1,
         }
     })
 }

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, Default)]
 pub struct Counters {
     pub launches: u64,
+    /// Launches timed with CUDA events (the others are sampled out).
+    pub timed_launches: u64,
     pub syncs: u64,
     pub sync_ns: u64,
     pub h2d_bytes: u64,
@@ -34,6 +36,10 @@ struct Open {
     index: usize,
     start: Tick,
     child_ns: u64,
+    /// Kernel launches made so far.
+    launches: u32,
+    /// Its launches' sampling weight, decided at its first launch (0: not timed).
+    weight: Option<u64>,
 }
 
 /// Everything recorded since profiling began or was last reset.
@@ -180,6 +186,8 @@ impl State {
             bytes_alloc: 0,
             bytes_moved: bytes_in,
             ended: false,
+            launches: 0,
+            timed: false,
         };
         let index = if self.records.len() < MAX_RECORDS {
             self.records.push(rec);
@@ -193,6 +201,8 @@ impl State {
             index,
             start,
             child_ns: 0,
+            launches: 0,
+            weight: None,
         });
         Token {
             generation: self.generation,
@@ -228,11 +238,73 @@ impl State {
         rec.bytes_alloc = bytes_out;
         rec.bytes_moved += bytes_out;
         rec.ended = true;
+        rec.launches = open.launches;
+        rec.timed = open.weight.is_some_and(|w| w > 0);
         if let Some(d) = device {
             rec.device = d;
         }
-        let (moved, has_device) = (rec.bytes_moved, rec.device_ns > 0);
-        self.add_to_aggs(&tok, bytes_out, moved, own, has_device);
+        let moved = rec.bytes_moved;
+        self.add_to_aggs(&tok, bytes_out, moved, own, false);
+        if open.launches > 0 {
+            // Its launches' (estimated) device time stands for its host time.
+            for a in self.aggs3(&tok) {
+                a.launch_host_ns += own;
+                a.refresh();
+            }
+        }
+    }
+
+    /// The kind, kernel and site rows of a token.
+    fn aggs3(&mut self, tok: &Token) -> impl Iterator<Item = &mut Agg> {
+        [
+            self.kinds.agg(tok.kind),
+            self.kernels.agg(tok.kernel),
+            self.sites.agg(tok.site),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    /// A kernel launch: counted, on the innermost open record's rows, with the
+    /// weight its device time will count with (0: don't time it). A record's
+    /// launches share the weight decided at its first, by the number of earlier
+    /// calls of its kernel row that launched (`sample_weight`).
+    pub fn launch(&mut self) -> Option<(Token, u64)> {
+        self.counters.launches += 1;
+        let tok = self.current()?;
+        let open = self.open.last_mut()?;
+        open.launches += 1;
+        let first = open.weight.is_none();
+        let w = *open.weight.get_or_insert_with(|| {
+            sample_weight(self.kernels.agg(tok.kernel).map_or(0, |a| a.launch_calls))
+        });
+        if w > 0 {
+            self.counters.timed_launches += 1;
+        }
+        for a in self.aggs3(&tok) {
+            a.launches += 1;
+            a.launch_calls += first as u64;
+            a.refresh();
+        }
+        Some((tok, w))
+    }
+
+    /// A timed launch's device time, counting `weight` times in its rows'
+    /// estimates (the record keeps the time measured).
+    pub fn add_sampled_time(&mut self, tok: Token, d: Duration, weight: u64) {
+        if tok.generation != self.generation || weight == 0 {
+            return;
+        }
+        let ns = d.as_nanos() as u64;
+        if let Some(r) = self.records.get_mut(tok.index) {
+            r.device_ns += ns;
+        }
+        for a in self.aggs3(&tok) {
+            a.sampled_ns += ns * weight;
+            a.sampled_w += weight;
+            a.timed_launches += 1;
+            a.refresh();
+        }
     }
 
     /// A finished record whose host time was measured elsewhere (transfers,
@@ -266,6 +338,8 @@ impl State {
             bytes_alloc: 0,
             bytes_moved: bytes,
             ended: true,
+            launches: 0,
+            timed: device_ns > 0,
         };
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += host_ns;
@@ -283,14 +357,9 @@ impl State {
             site,
         };
         self.add_to_aggs(&tok, 0, bytes, host_ns, device_ns > 0);
-        if let Some(a) = self.kinds.agg(kind) {
-            a.device_ns += device_ns;
-        }
-        if let Some(a) = self.kernels.agg(kernel) {
-            a.device_ns += device_ns;
-        }
-        if let Some(a) = self.sites.agg(site) {
-            a.device_ns += device_ns;
+        for a in self.aggs3(&tok) {
+            a.exact_ns += device_ns;
+            a.refresh();
         }
         if stored {
             self.records.push(rec);
@@ -314,12 +383,14 @@ impl State {
             a.bytes_alloc += alloc;
             a.bytes_moved += moved;
             if has_device {
-                a.host_ns_with_device += own;
+                a.exact_host_ns += own;
             }
+            a.refresh();
         }
     }
 
-    /// Device time for a record (a kernel it launched), read at a sync point.
+    /// An exact device time for a record (a copy's, read at a sync point):
+    /// not sampled, not scaled.
     pub fn add_device_time(&mut self, tok: Token, d: Duration) {
         if tok.generation != self.generation {
             return;
@@ -332,17 +403,12 @@ impl State {
                 replaced_host = r.host_ns;
             }
             r.device_ns += ns;
+            r.timed = true;
         }
-        for a in [
-            self.kinds.agg(tok.kind),
-            self.kernels.agg(tok.kernel),
-            self.sites.agg(tok.site),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            a.device_ns += ns;
-            a.host_ns_with_device += replaced_host;
+        for a in self.aggs3(&tok) {
+            a.exact_ns += ns;
+            a.exact_host_ns += replaced_host;
+            a.refresh();
         }
     }
 

@@ -62,25 +62,98 @@ pub struct Record {
     pub start_ns: u64,
     pub host_ns: u64,
     /// Device (GPU) time reported at a sync point; 0 while none was reported.
+    /// Measured, not scaled: only a timed record's launches have one (see `timed`).
     pub device_ns: u64,
     pub bytes_alloc: u64,
     pub bytes_moved: u64,
     pub ended: bool,
+    /// Kernel launches the record made.
+    pub launches: u32,
+    /// Whether its launches were timed (sampling: see `sample_weight`).
+    pub timed: bool,
+}
+
+/// Calls of each kernel row whose launches are all timed.
+pub const SAMPLE_FIRST: u64 = 4;
+/// After those, one call in this many is timed (and stands for this many).
+pub const SAMPLE_EVERY: u64 = 16;
+
+/// The weight of the launches of a kernel row's call number `call` (0-based,
+/// counting the calls that launched): 1 for the first `SAMPLE_FIRST`, then
+/// `SAMPLE_EVERY` for the last call of each block of `SAMPLE_EVERY` (it stands
+/// for the block), 0 (not timed: no CUDA events) for the others.
+pub fn sample_weight(call: u64) -> u64 {
+    if call < SAMPLE_FIRST {
+        1
+    } else if (call - SAMPLE_FIRST + 1).is_multiple_of(SAMPLE_EVERY) {
+        SAMPLE_EVERY
+    } else {
+        0
+    }
 }
 
 /// Sums for one row of a table.
+///
+/// Kernel device times are sampled: only some calls' launches are timed
+/// (`sample_weight`), each timed launch's time counting `w` times. The row's
+/// `device_ns` is then `sampled_ns * launches / sampled_w` (a ratio estimate:
+/// exact when the row's launches take equal times; launches whose time has not
+/// arrived yet are estimated too) plus the exact device times of copies. A row
+/// with no timed launch has no kernel device time (its host time stands).
 #[derive(Clone, Debug, Default)]
 pub struct Agg {
     pub calls: u64,
     pub host_ns: u64,
+    /// The row's device time: exact (copies) + the scaled kernel estimate (`refresh`).
     pub device_ns: u64,
-    /// Host time of the records that also have a device time (replaced by it in `time_ns`).
+    /// Host time replaced by device time in `time_ns` (`refresh`).
     pub host_ns_with_device: u64,
     pub bytes_alloc: u64,
     pub bytes_moved: u64,
+    /// Kernel launches of the row, timed or not.
+    pub launches: u64,
+    /// Timed launches whose device time arrived.
+    pub timed_launches: u64,
+    /// Calls (records) that launched a kernel: the sampling rule counts these.
+    pub launch_calls: u64,
+    /// Sum of weight * device time over the timed launches whose time arrived.
+    pub sampled_ns: u64,
+    /// Sum of their weights.
+    pub sampled_w: u64,
+    /// Device times measured exactly (copies: every one is timed).
+    pub exact_ns: u64,
+    /// Host time of the records with an exact device time.
+    pub exact_host_ns: u64,
+    /// Host time of the records that launched a kernel.
+    pub launch_host_ns: u64,
 }
 
 impl Agg {
+    /// The scaled kernel estimate: measured (weighted) times scaled by the
+    /// row's launches over the weight measured; None without a timed launch.
+    pub fn kernel_estimate_ns(&self) -> Option<u64> {
+        (self.sampled_w > 0).then(|| {
+            let n = self.launches.max(self.sampled_w);
+            // Refreshed at every launch: u64 unless it would overflow.
+            match self.sampled_ns.checked_mul(n) {
+                Some(x) => x / self.sampled_w,
+                None => (self.sampled_ns as u128 * n as u128 / self.sampled_w as u128) as u64,
+            }
+        })
+    }
+
+    /// Recompute `device_ns` and `host_ns_with_device` from the parts.
+    pub fn refresh(&mut self) {
+        let est = self.kernel_estimate_ns();
+        self.device_ns = self.exact_ns + est.unwrap_or(0);
+        self.host_ns_with_device = self.exact_host_ns
+            + if est.is_some() {
+                self.launch_host_ns
+            } else {
+                0
+            };
+    }
+
     /// The row's time: device time where the device reported one, host time elsewhere.
     pub fn time_ns(&self) -> u64 {
         self.host_ns.saturating_sub(self.host_ns_with_device) + self.device_ns

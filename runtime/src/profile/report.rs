@@ -125,8 +125,10 @@ fn global_lines(st: &State) -> Vec<(String, String)> {
         (
             "on devices".into(),
             format!(
-                "{} (GPU event times; overlap the host's)",
-                fmt_time(dev as f64)
+                "{} (GPU event times; overlap the host's; sampled: {} of {} launches timed, times scaled per row)",
+                fmt_time(dev as f64),
+                c.timed_launches,
+                c.launches
             ),
         ),
         (
@@ -328,7 +330,10 @@ fn secs(ns: u64) -> String {
     format!("{:.9}", Duration::from_nanos(ns).as_secs_f64())
 }
 
-/// The raw records (and the global block's numbers) as JSON.
+/// The raw records (and the global block's numbers) as JSON. A record's
+/// `device_s` is its measured device time (null when none: a copy or kernel
+/// not timed yet, or a call the sampling left untimed, `"timed": false`);
+/// the tables' rows scale the measured times (`Agg`), the raw records don't.
 pub fn to_json(st: &State) -> String {
     let c = &st.counters;
     let wall = st.wall().as_nanos() as u64;
@@ -344,8 +349,9 @@ pub fn to_json(st: &State) -> String {
     );
     let _ = writeln!(
         s,
-        "  \"counters\": {{\"launches\": {}, \"syncs\": {}, \"sync_s\": {}, \"h2d_bytes\": {}, \"h2d_s\": {}, \"d2h_bytes\": {}, \"d2h_s\": {}, \"d2d_bytes\": {}, \"d2d_s\": {}, \"compiles\": {}, \"compile_s\": {}, \"cache_hits\": {}}},",
+        "  \"counters\": {{\"launches\": {}, \"timed_launches\": {}, \"syncs\": {}, \"sync_s\": {}, \"h2d_bytes\": {}, \"h2d_s\": {}, \"d2h_bytes\": {}, \"d2h_s\": {}, \"d2d_bytes\": {}, \"d2d_s\": {}, \"compiles\": {}, \"compile_s\": {}, \"cache_hits\": {}}},",
         c.launches,
+        c.timed_launches,
         c.syncs,
         secs(c.sync_ns),
         c.h2d_bytes,
@@ -386,7 +392,7 @@ pub fn to_json(st: &State) -> String {
         };
         let _ = write!(
             s,
-            "{}\n    {{\"class\": {}, \"kind\": {}, \"kernel\": {}, \"file\": {}, \"line\": {line}, \"stmt\": {}, \"device\": {}, \"start_s\": {}, \"host_s\": {}, \"device_s\": {dev_s}, \"bytes_alloc\": {}, \"bytes_moved\": {}}}",
+            "{}\n    {{\"class\": {}, \"kind\": {}, \"kernel\": {}, \"file\": {}, \"line\": {line}, \"stmt\": {}, \"device\": {}, \"start_s\": {}, \"host_s\": {}, \"device_s\": {dev_s}, \"launches\": {}, \"timed\": {}, \"bytes_alloc\": {}, \"bytes_moved\": {}}}",
             if i == 0 { "" } else { "," },
             json_str(r.class.name()),
             json_str(kind),
@@ -396,6 +402,8 @@ pub fn to_json(st: &State) -> String {
             json_str(&r.device.to_string()),
             secs(r.start_ns),
             secs(r.host_ns),
+            r.launches,
+            r.timed,
             r.bytes_alloc,
             r.bytes_moved
         );
