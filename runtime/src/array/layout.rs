@@ -77,6 +77,12 @@ pub fn broadcast_strides(shape: &[usize], strides: &[isize], to: &[usize]) -> Ve
 
 /// `(3, 2)` style text of a shape.
 pub fn fmt_shape(s: &[usize]) -> String {
+    fmt_dims(s)
+}
+
+/// `(3, 2)` / `(3,)` / `()` text of a list of dims (sizes, or requested
+/// sizes such as `-1`).
+pub fn fmt_dims<T: std::fmt::Display>(s: &[T]) -> String {
     match s.len() {
         0 => "()".into(),
         1 => format!("({},)", s[0]),

@@ -302,14 +302,5 @@ pub(crate) fn same_device(a: &Array, b: &Array, op: &str) -> Result<()> {
 
 /// `(2, -1)` style text of a requested shape.
 pub fn fmt_ishape(s: &[i64]) -> String {
-    match s.len() {
-        1 => format!("({},)", s[0]),
-        _ => format!(
-            "({})",
-            s.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
+    super::layout::fmt_dims(s)
 }
