@@ -241,6 +241,35 @@ fn gradients_of_indexing_and_astype_stay_on_the_gpu() {
 }
 
 #[test]
+fn gradients_flow_through_copies_between_devices() {
+    if !have_gpu() {
+        return;
+    }
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    run(&mut s, "set device = cpu");
+    // The loss is computed partly on the GPU, partly on the host: each
+    // argument's gradient comes back on the argument's own device.
+    run(
+        &mut s,
+        "fn f(x, y) { sum(exp(x.to(gpu())) * y).to(cpu()) + sum(x * x) }",
+    );
+    run(
+        &mut s,
+        "seed(3); x = randn(7, dtype=float64); y = randn(7, dtype=float64).to(gpu()); \
+         gx, gy = grad(f, (0, 1))(x, y)",
+    );
+    assert_eq!(run(&mut s, "(gx.device, gy.device)"), "(cpu(0), gpu(0))");
+    assert_eq!(
+        run(
+            &mut s,
+            "max(abs(gx - (exp(x) * y.to(cpu()) + 2 * x))).item() < 1e-12 and \
+             max(abs(gy.to(cpu()) - exp(x))).item() < 1e-12"
+        ),
+        "true"
+    );
+}
+
+#[test]
 fn concat_and_stack_run_on_the_device() {
     if !have_gpu() {
         return;

@@ -254,6 +254,13 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
     ),
     (&["index"], "sum(sin(x[1] * y))", &[3, 4], &[4], &[0, 1]),
     (
+        &["to", "copyto"],
+        "sum(sin(x.to(cpu())) * y.copyto(x.device).sum())",
+        &[3],
+        &[4],
+        &[0, 1],
+    ),
+    (
         &["index"],
         "sum(sin(x[:, 1:3] * y + x[::-1, -1:]))",
         &[3, 4],

@@ -3,7 +3,7 @@
 //! arguments tagged as leaves, then the backward pass.
 
 use super::Tape;
-use super::backward::{cast, fill_like};
+use super::arrays::{cast, fill_like};
 use crate::array::Array;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};

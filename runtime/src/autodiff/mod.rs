@@ -5,6 +5,7 @@
 //! (`Array::node`). Nodes hold their inputs by reference (shared buffers, no
 //! copies); `backward.rs` walks them in reverse with the rules of the op table.
 
+mod arrays;
 mod backward;
 pub mod builtins;
 pub mod ewb;

@@ -6,7 +6,7 @@
 //! prod handles zeros exactly (one zero: the product of the others).
 
 use super::GradCall;
-use super::backward::sum_to;
+use super::arrays::sum_to;
 use super::ewb::{E, c, e, eq, where_};
 use crate::array::Array;
 use crate::array::index::Index;
@@ -269,6 +269,14 @@ pub fn copy(_: &mut Interp, call: &GradCall) -> Grads {
 /// astype: the gradient is cast back to x's dtype (by the accumulation).
 pub fn astype(_: &mut Interp, call: &GradCall) -> Grads {
     Ok(vec![Some(call.g.clone().into())])
+}
+
+/// `x.to(d)` / `x.copyto(d)`: the gradient goes back to x's device.
+pub fn to_device(_: &mut Interp, call: &GradCall) -> Grads {
+    let x = array(arg(call, 0, "x"))?;
+    Ok(vec![Some(
+        crate::cuda::to_device(&call.g, x.device())?.into(),
+    )])
 }
 
 pub fn broadcast_to(i: &mut Interp, call: &GradCall) -> Grads {

@@ -46,7 +46,7 @@ pub static OPS: &[OpDef] = &[
         doc: "x on `device`: x itself when it is already there (`x.to(x.device) is x`), else a copy.",
         method: true,
         kind: OpKind::Func(to),
-        grad: None,
+        grad: Some(crate::autodiff::rules::to_device),
     },
     OpDef {
         name: "copyto",
@@ -54,7 +54,7 @@ pub static OPS: &[OpDef] = &[
         doc: "A new copy of x on `device`, even when x is already there.",
         method: true,
         kind: OpKind::Func(copyto),
-        grad: None,
+        grad: Some(crate::autodiff::rules::to_device),
     },
     OpDef {
         name: "mem",
