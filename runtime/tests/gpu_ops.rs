@@ -237,3 +237,104 @@ fn random_draws_of_every_dtype_match_the_cpu() {
     let got = random::rand(&mut rg, &[4096], DType::Float16, G).unwrap();
     assert_same(&got, &want, 0.0, "rand float16 bits");
 }
+
+/// `f` applied to `base` on the host and to a GPU copy of `base`: the same
+/// view (strides, offset) over each device's buffer.
+fn both(base: &Array, f: impl Fn(&Array) -> Array) -> (Array, Array) {
+    (f(base), f(&cuda::to_device(base, G).unwrap()))
+}
+
+#[test]
+fn matrix_vector_products_in_every_layout_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    use gcalc_runtime::array::index::Index;
+    use gcalc_runtime::ops::linalg::matmul;
+    let step = |start: Option<i64>, stop: Option<i64>, step: Option<i64>| Index::Slice {
+        start,
+        stop,
+        step,
+    };
+    for d in [DType::Float32, DType::Float64] {
+        let t = if d == DType::Float32 { 2e-3 } else { 1e-11 };
+        // Row-major and transposed (column-major) matrices; contiguous and
+        // strided vectors, 2-d columns and rows, and k = 1.
+        let (a, at) = (host(d, &[37, 53], 31), host(d, &[53, 37], 32));
+        let (v, u) = (host(d, &[106], 33), host(d, &[37], 34));
+        let mats = [
+            ("A", both(&a, |x| x.clone())),
+            ("B.T", both(&at, |x| x.transpose(None).unwrap())),
+        ];
+        for (name, m) in &mats {
+            let cases = [
+                (
+                    format!("{name} @ v[::2]"),
+                    m.clone(),
+                    both(&v, |x| x.index(&[step(None, None, Some(2))]).unwrap()),
+                ),
+                (
+                    format!("{name} @ v[:53]"),
+                    m.clone(),
+                    both(&v, |x| x.index(&[step(None, Some(53), None)]).unwrap()),
+                ),
+                (
+                    format!("{name} @ col"),
+                    m.clone(),
+                    both(&v, |x| {
+                        x.index(&[step(Some(1), None, Some(2))])
+                            .unwrap()
+                            .reshape(&[53, 1])
+                            .unwrap()
+                    }),
+                ),
+                (format!("u @ {name}"), both(&u, |x| x.clone()), m.clone()),
+                (
+                    format!("row @ {name}"),
+                    both(&u, |x| x.reshape(&[1, 37]).unwrap()),
+                    m.clone(),
+                ),
+                (
+                    format!("{name}.T @ u"),
+                    (m.0.transpose(None).unwrap(), m.1.transpose(None).unwrap()),
+                    both(&u, |x| x.clone()),
+                ),
+                (
+                    format!("{name}[:, :1] @ w"),
+                    (
+                        m.0.index(&[Index::full(), step(None, Some(1), None)])
+                            .unwrap(),
+                        m.1.index(&[Index::full(), step(None, Some(1), None)])
+                            .unwrap(),
+                    ),
+                    both(&v, |x| x.index(&[step(Some(5), Some(6), None)]).unwrap()),
+                ),
+            ];
+            for (what, (hx, gx), (hy, gy)) in cases {
+                let want = matmul(&hx, &hy).unwrap();
+                let got = matmul(&gx, &gy).unwrap();
+                assert_same(&got, &want, t, &format!("{what} {d:?}"));
+            }
+        }
+        // A long reduction over few outputs (left to cuBLAS), and over many.
+        for (sm, sv) in [([3, 9000], 9000), ([2000, 9000], 9000)] {
+            let (hm, gm) = both(&host(d, &sm, 36), |x| x.clone());
+            let (hv, gv) = both(&host(d, &[sv], 37), |x| x.clone());
+            let t = if d == DType::Float32 { 1e-2 } else { 1e-10 };
+            let what = format!("{sm:?} @ v and v @ m.T {d:?}");
+            assert_same(
+                &matmul(&gm, &gv).unwrap(),
+                &matmul(&hm, &hv).unwrap(),
+                t,
+                &what,
+            );
+            let (hmt, gmt) = (hm.transpose(None).unwrap(), gm.transpose(None).unwrap());
+            assert_same(
+                &matmul(&gv, &gmt).unwrap(),
+                &matmul(&hv, &hmt).unwrap(),
+                t,
+                &what,
+            );
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! CUDA C device code: the prelude every generated kernel includes, the
-//! reduction and Philox sources, and the fused elementwise code generator.
+//! reduction, Philox, indexing and matrix-vector sources, and the fused
+//! elementwise code generator.
 //! Compiled at run time with NVRTC by the runtime's CUDA backend.
 
 pub mod codegen;
@@ -14,6 +15,8 @@ pub const PHILOX: &str = include_str!("philox.cu");
 pub const ARGREDUCE: &str = include_str!("argreduce.cu");
 /// Indexing kernels: gathers, strided and offset stores, the gather's gradient.
 pub const INDEX: &str = include_str!("index.cu");
+/// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
+pub const GEMV: &str = include_str!("gemv.cu");
 
 use crate::dtype::DType;
 

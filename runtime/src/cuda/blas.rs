@@ -1,7 +1,8 @@
 //! matmul on a GPU through cuBLAS: row-major products by the transposition
 //! trick (C^T = B^T A^T in column-major), transposed views passed as
 //! transpose flags rather than copied, batches through strided batched GEMM
-//! (a batch stride of 0 broadcasts one operand). Plain fp32/fp64 (no TF32).
+//! (a batch stride of 0 broadcasts one operand); matrix-vector products go
+//! to `gemv.rs`. Plain fp32/fp64 (no TF32).
 
 use super::buffer::{DeviceBuffer, array_buffer, array_of};
 use super::driver::{Gpu, gpu};
@@ -165,6 +166,20 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
             drop(out);
             let z = super::ew::zeros(&shape, dt, i)?;
             return finish(z, a.dtype(), b.dtype());
+        }
+        let gemv = batch == 1
+            && super::gemv::run(
+                &g,
+                dt,
+                &a,
+                &b,
+                (ta, lda),
+                (tb, ldb),
+                (m, n, k),
+                out.ptr_at(0),
+            )?;
+        if gemv {
+            return finish(array_of(out, shape), a.dtype(), b.dtype());
         }
         gemm(
             &g,

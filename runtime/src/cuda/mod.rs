@@ -13,6 +13,7 @@ pub mod custom;
 pub mod driver;
 pub mod ew;
 pub mod fuse;
+pub mod gemv;
 pub mod index;
 pub mod info;
 pub mod reduce;

@@ -17,16 +17,35 @@ use std::ffi::c_void;
 
 const THREADS: u32 = 512;
 
+/// The three reduction kernels of (op, input dtype, output dtype) on `g`,
+/// remembered per device in a short list (a reduction in a training loop
+/// should not format and hash a module key on every call).
 fn functions(
     g: &super::driver::Gpu,
     op: RedOp,
     d: DType,
     out: DType,
-) -> Result<Vec<compile::Func>> {
+) -> Result<[compile::Func; 3]> {
+    use std::sync::Mutex;
+    type Loaded = Vec<((u32, RedOp, DType, DType), [compile::Func; 3])>;
+    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
+    let id = (g.ordinal, op, d, out);
+    if let Some(f) = LOADED
+        .lock()
+        .ok()
+        .and_then(|l| l.iter().find(|(k, _)| *k == id).map(|(_, f)| *f))
+    {
+        return Ok(f);
+    }
     let key = format!("red{op:?}{d:?}{out:?}");
-    compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
+    let v = compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
         reduce_source(op, d, out)
-    })
+    })?;
+    let f = [v[0], v[1], v[2]];
+    if let Ok(mut l) = LOADED.lock() {
+        l.push((id, f));
+    }
+    Ok(f)
 }
 
 /// The dtype a reduction gives by default: sums and products of ints and
