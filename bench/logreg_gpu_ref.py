@@ -7,6 +7,8 @@ import time
 
 N, FEATS = 400, 784
 STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+# Which references to run (default both): `python3 logreg_gpu_ref.py 10000 jax`.
+ONLY = set(sys.argv[2:])
 
 
 def torch_logreg():
@@ -66,6 +68,8 @@ def jax_logreg():
 
 
 for name, fn in (("torch", torch_logreg), ("jax", jax_logreg)):
+    if ONLY and name not in ONLY:
+        continue
     try:
         fn()
     except Exception as e:  # a missing library must not stop the other
