@@ -198,3 +198,65 @@ fn gpu_arrays_through_the_session() {
     ok(&mut s, "set device = cpu");
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn fused_sums_and_means_match_the_cpu_and_differentiate() {
+    if !have_gpu() {
+        return;
+    }
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    ok(&mut s, "set device = cpu");
+    ok(
+        &mut s,
+        "seed(9); a = randn((300, 70)); b = randn(70); c = randn((300, 70), dtype=float64); \
+         i = randint(0, 5, (300, 70)); p = rand(300) * 0.9 + 0.05; y = randint(0, 2, 300).astype(float32); \
+         ga = a.to(gpu()); gb = b.to(gpu()); gc = c.to(gpu()); gi = i.to(gpu()); gp = p.to(gpu()); gy = y.to(gpu())",
+    );
+    // Contiguous, broadcast (strided) and transposed operands, float32,
+    // float64, int (not fused: evaluated then reduced), empty.
+    for (cpu, gpu) in [
+        ("sum(exp(a * 0.1) * b)", "sum(exp(ga * 0.1) * gb)"),
+        ("mean(a.T * 2 + 1)", "mean(ga.T * 2 + 1)"),
+        ("sum(c * c)", "sum(gc * gc)"),
+        (
+            "mean(-y * log(p) - (1 - y) * log(1 - p))",
+            "mean(-gy * log(gp) - (1 - gy) * log(1 - gp))",
+        ),
+        ("sum(i * 3)", "sum(gi * 3)"),
+        ("mean(i + 1)", "mean(gi + 1)"),
+        ("sum(a[:0] * 2)", "sum(ga[:0] * 2)"),
+    ] {
+        ok(&mut s, &format!("h = {cpu}; g = {gpu}"));
+        assert_eq!(ok(&mut s, "g.device"), "gpu(0)", "{gpu}");
+        assert_eq!(ok(&mut s, "g.dtype == h.dtype"), "true", "{gpu}");
+        assert_eq!(
+            ok(
+                &mut s,
+                "abs(g.item() - h.item()) <= 1e-5 * maximum(abs(h.item()), 1.0)"
+            ),
+            "true",
+            "{cpu}: {} vs {}",
+            ok(&mut s, "h"),
+            ok(&mut s, "g")
+        );
+    }
+    assert_eq!(ok(&mut s, "isnan(mean(ga[:0] * 2)).item()"), "true");
+    // The gradient through a fused mean on the GPU equals the CPU's.
+    ok(
+        &mut s,
+        "fn f(w) { mean(-y * log(sigmoid(a @ w)) - (1 - y) * log(1 - sigmoid(a @ w))) + sum(w ** 2) }",
+    );
+    ok(
+        &mut s,
+        "fn fg(w) { mean(-gy * log(sigmoid(ga @ w)) - (1 - gy) * log(1 - sigmoid(ga @ w))) + sum(w ** 2) }",
+    );
+    ok(
+        &mut s,
+        "w = randn(70) * 0.1; dh = grad(f)(w); dg = grad(fg)(w.to(gpu()))",
+    );
+    assert_eq!(ok(&mut s, "dg.device"), "gpu(0)");
+    assert_eq!(
+        ok(&mut s, "max(abs(dg.to(cpu()) - dh)).item() < 1e-5"),
+        "true"
+    );
+}

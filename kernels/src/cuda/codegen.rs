@@ -139,7 +139,7 @@ impl Program {
     }
 
     /// The body computing `out` from `in0..` (already loaded into locals `a{i}`).
-    fn body(&self, out: &mut String, lane: &str) {
+    pub(super) fn body(&self, out: &mut String, lane: &str) {
         for (r, ins) in self.instrs.iter().enumerate() {
             let args: Vec<String> = ins
                 .args
@@ -162,7 +162,7 @@ impl Program {
         }
     }
 
-    fn result_expr(&self, lane: &str) -> String {
+    pub(super) fn result_expr(&self, lane: &str) -> String {
         match self.instrs.len() {
             0 => {
                 let t = self.inputs.first().map(|i| i.dtype.compute_or_self());
@@ -176,7 +176,7 @@ impl Program {
         }
     }
 
-    fn load(&self, i: usize, idx: &str) -> String {
+    pub(super) fn load(&self, i: usize, idx: &str) -> String {
         let inp = self.inputs[i];
         match inp.access {
             Access::Scalar => convert(
@@ -192,7 +192,7 @@ impl Program {
     }
 
     /// The kernel's parameter list (also the order the host pushes arguments).
-    fn params(&self) -> String {
+    pub(super) fn params(&self) -> String {
         let mut p = format!("{}* __restrict__ out, long long n", storage_type(self.out));
         for (i, inp) in self.inputs.iter().enumerate() {
             match inp.access {
@@ -238,6 +238,14 @@ impl Program {
 
     fn scalar_body(&self, s: &mut String) {
         s.push_str("  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n");
+        self.loads_at_i(s);
+        self.body(s, "");
+        let _ = writeln!(s, "  out[i] = {};", store(&self.result_expr(""), self.out));
+    }
+
+    /// Locals `a{k}` holding every input at flat index `i` (strided inputs
+    /// through offsets computed from `i` and the shapes/strides struct).
+    pub(super) fn loads_at_i(&self, s: &mut String) {
         if self.ndim > 0 {
             // Offsets of each strided input from the flat index.
             for (k, inp) in self.inputs.iter().enumerate() {
@@ -272,8 +280,6 @@ impl Program {
                 self.load(k, &idx)
             );
         }
-        self.body(s, "");
-        let _ = writeln!(s, "  out[i] = {};", store(&self.result_expr(""), self.out));
     }
 
     fn vector_body(&self, s: &mut String) {

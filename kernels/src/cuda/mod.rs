@@ -4,6 +4,7 @@
 //! Compiled at run time with NVRTC by the runtime's CUDA backend.
 
 pub mod codegen;
+pub mod fused_sum;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = include_str!("prelude.cuh");

@@ -6,6 +6,7 @@ use crate::array::Array;
 use crate::array::index::Index;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+pub(super) use crate::ops::fuse::tree_shape;
 use crate::ops::fuse::{self, EwNode, Operand};
 
 /// A leaf holding an array.
@@ -38,21 +39,6 @@ pub(super) fn same_tree(a: &EwNode, b: &EwNode) -> bool {
             _ => false,
         },
         _ => false,
-    }
-}
-
-/// The broadcast shape of a tree's arrays (None: it has none).
-pub(super) fn tree_shape(n: &EwNode, acc: &mut Option<Vec<usize>>) -> Result<()> {
-    match n {
-        EwNode::Leaf(Operand::Array(a)) => {
-            *acc = Some(match acc.take() {
-                None => a.shape().to_vec(),
-                Some(s) => crate::array::layout::broadcast_shapes(&s, a.shape(), "grad")?,
-            });
-            Ok(())
-        }
-        EwNode::Leaf(_) => Ok(()),
-        EwNode::Op { args, .. } => args.iter().try_for_each(|a| tree_shape(a, acc)),
     }
 }
 

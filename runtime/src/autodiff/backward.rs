@@ -70,7 +70,20 @@ impl Tape {
                         true => leaf(self.materialize(i, g, fx, false)?),
                         false => g,
                     };
-                    self.backward_tree(fx, &mut adj, &tree, out, g)?;
+                    self.backward_tree(fx, &mut adj, &tree, Some(out), g)?;
+                }
+                NodeKind::Reduce { tree, scale, out } => {
+                    // Every element's adjoint is g (times 1/n for a mean),
+                    // broadcast by the tree's own leaves.
+                    let _rec = interp.grad_record(GradOf::Tree(&tree), &out);
+                    let g = match scale == 1.0 {
+                        true => g,
+                        false => EwNode::Op {
+                            op: super::op("multiply")?,
+                            args: vec![g, EwNode::Leaf(Operand::Float(scale))],
+                        },
+                    };
+                    self.backward_tree(fx, &mut adj, &tree, None, g)?;
                 }
                 NodeKind::Op {
                     op,
@@ -134,11 +147,11 @@ impl Tape {
         fx: DType,
         adj: &mut [Option<EwNode>],
         tree: &EwNode,
-        out: Array,
+        out: Option<Array>,
         g: EwNode,
     ) -> Result<()> {
         let mut parts: Vec<(u64, EwNode)> = Vec::new();
-        self.diff(tree, Some(out), g, &mut parts);
+        self.diff(tree, out, g, &mut parts);
         while let Some((id, first)) = parts.pop() {
             let mut sum = first;
             let mut k = 0;

@@ -69,6 +69,12 @@ enum NodeKind {
     },
     /// `base[idx]`.
     Index { base: u64, idx: Vec<Index> },
+    /// `sum(tree)` or `mean(tree)` over every element, fused (`scale`: 1 or 1/n).
+    Reduce {
+        tree: EwNode,
+        scale: f64,
+        out: Array,
+    },
 }
 
 impl Tape {
@@ -168,6 +174,42 @@ impl Interp {
             }
             o => Ok(o),
         }
+    }
+
+    /// `sum(tree)` / `mean(tree)` over every element of an elementwise tree
+    /// (one launch on a GPU: `fuse::reduce_tree`), recorded when the tape
+    /// tracks a leaf of the tree.
+    pub(crate) fn reduce_tree(&mut self, node: EwNode, mean: bool) -> Result<Array> {
+        if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
+            return self.fuse_reduce(node, mean);
+        }
+        let tree = node.clone();
+        let out = self.fuse_reduce(node, mean)?;
+        let Some(tape) = self.tape.as_mut() else {
+            return Ok(out);
+        };
+        if !differentiable(&out) {
+            return Ok(out);
+        }
+        let scale = match mean {
+            true => {
+                let mut shape = None;
+                fuse::tree_shape(&tree, &mut shape)?;
+                let n: usize = shape.unwrap_or_default().iter().product();
+                if n == 0 {
+                    return Ok(out);
+                }
+                1.0 / n as f64
+            }
+            false => 1.0,
+        };
+        let kind = NodeKind::Reduce {
+            tree,
+            scale,
+            out: out.clone(),
+        };
+        let id = tape.push(kind, &out);
+        Ok(out.with_node(id))
     }
 
     /// A builtin call while a tape is active: recorded when an input is tracked

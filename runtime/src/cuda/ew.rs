@@ -12,6 +12,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use cudarc::driver::result;
 use gcalc_kernels::cuda::codegen::{self, Access, Arg, BLOCK, Input, Instr, MAX_DIMS, Program};
+use gcalc_kernels::cuda::fused_sum::SUM_BLOCK;
 use std::collections::hash_map::DefaultHasher;
 use std::ffi::c_void;
 use std::hash::{Hash, Hasher};
@@ -99,9 +100,35 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// What a generated kernel does with each element of the expression.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Store it: `out[i] = e(i)`.
+    Store,
+    /// Sum it into one value divided by `div` (`kernels::cuda::fused_sum`).
+    Sum { div: f64 },
+}
+
 /// Evaluate `e` into a new contiguous array of dtype `out`. `shape`/`device`
 /// are needed only when `e` holds no array (a `full`).
 pub fn eval(e: &Expr, out: DType, shape: Option<&[usize]>, device: Option<u32>) -> Result<Array> {
+    eval_mode(e, out, shape, device, Mode::Store)
+}
+
+/// The sum of every element of `e` (dtype `out`: float32 or float64,
+/// accumulated in float64) divided by `div`, as a 0-d array: one launch, no
+/// temporary for the elements. `e` must hold an array.
+pub fn eval_sum(e: &Expr, out: DType, div: f64) -> Result<Array> {
+    eval_mode(e, out, None, None, Mode::Sum { div })
+}
+
+fn eval_mode(
+    e: &Expr,
+    out: DType,
+    shape: Option<&[usize]>,
+    device: Option<u32>,
+    mode: Mode,
+) -> Result<Array> {
     let mut b = Builder {
         inputs: Vec::new(),
         leaves: Vec::new(),
@@ -132,9 +159,17 @@ pub fn eval(e: &Expr, out: DType, shape: Option<&[usize]>, device: Option<u32>) 
     let dev = dev.ok_or_else(|| Error::internal("cuda::ew::eval without a device"))?;
     let g = gpu(dev)?;
     let n: usize = out_shape.iter().product();
+    if let Mode::Sum { div } = mode {
+        if n == 0 {
+            return full(&[], 0.0 / div, out, dev);
+        }
+        let buf = DeviceBuffer::alloc(&g, out, 1)?;
+        launch_program(&g, b, &out_shape, out, &buf, mode)?;
+        return Ok(array_of(buf, vec![]));
+    }
     let buf = DeviceBuffer::alloc(&g, out, n)?;
     if n > 0 {
-        launch_program(&g, b, &out_shape, out, &buf)?;
+        launch_program(&g, b, &out_shape, out, &buf, mode)?;
     }
     Ok(array_of(buf, out_shape))
 }
@@ -145,6 +180,7 @@ fn launch_program(
     shape: &[usize],
     out: DType,
     buf: &DeviceBuffer,
+    mode: Mode,
 ) -> Result<()> {
     let n: usize = shape.iter().product();
     let contig = layout::contiguous_strides(shape);
@@ -183,7 +219,7 @@ fn launch_program(
     }
     let ndim = if any_strided { mshape.len().max(1) } else { 0 };
     let mut vec = 1;
-    if !any_strided {
+    if !any_strided && matches!(mode, Mode::Store) {
         let w = codegen::vector_width(b.inputs.iter().map(|i| i.dtype).chain([out]));
         let aligned = b
             .inputs
@@ -203,7 +239,13 @@ fn launch_program(
     };
     let mut h = DefaultHasher::new();
     prog.hash(&mut h);
-    let f = compile::function(g, h.finish(), "gc_ew", || prog.source("gc_ew"))?;
+    let f = match mode {
+        Mode::Store => compile::function(g, h.finish(), "gc_ew", || prog.source("gc_ew"))?,
+        Mode::Sum { .. } => {
+            "gc_sum".hash(&mut h);
+            compile::function(g, h.finish(), "gc_sum", || prog.sum_source("gc_sum"))?
+        }
+    };
 
     // Parameters: out, n, each input (pointer or scalar), the strides struct by value.
     let mut out_ptr = buf.ptr_at(0);
@@ -237,6 +279,25 @@ fn launch_program(
     }
     if ndim > 0 {
         params.push(st.as_mut_ptr() as *mut c_void);
+    }
+    if let Mode::Sum { div } = mode {
+        // The reduction's workspace (partials, ticket) and the grid of
+        // `reduce_all`: about 8 elements a thread, at most two blocks per SM.
+        let (ws, max_blocks) = super::reduce::workspace(g)?;
+        let (mut partial, mut ticket, mut div) = (ws, ws + max_blocks as u64 * 8, div);
+        params.push(&mut partial as *mut u64 as *mut c_void);
+        params.push(&mut ticket as *mut u64 as *mut c_void);
+        params.push(&mut div as *mut f64 as *mut c_void);
+        let blocks = (n.div_ceil(SUM_BLOCK as usize * 8) as u32).clamp(1, max_blocks);
+        return launch(
+            g,
+            f,
+            (blocks, 1, 1),
+            (SUM_BLOCK, 1, 1),
+            0,
+            &mut params,
+            "a fused sum",
+        );
     }
     let threads = prog.threads(n);
     let blocks = threads.div_ceil(BLOCK as usize) as u32;

@@ -132,3 +132,15 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Array> {
     let out = held(root.kind);
     ew::eval(&root.expr, out, None, None)
 }
+
+/// The whole-array sum (divided by `div`: a mean) of an elementwise tree of
+/// float32 or float64 values on one GPU, in one launch; `None` for other
+/// dtypes (the caller evaluates the tree and reduces it).
+pub fn eval_sum(node: EwNode, float_x: DType, div: f64) -> Result<Option<Array>> {
+    let root = build(node, float_x)?;
+    let out = held(root.kind);
+    if !matches!(out, DType::Float32 | DType::Float64) {
+        return Ok(None);
+    }
+    ew::eval_sum(&root.expr, out, div).map(Some)
+}

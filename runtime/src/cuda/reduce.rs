@@ -122,7 +122,7 @@ pub fn reduce_all(x: &Array, op: RedOp, out_dt: DType) -> Result<Array> {
 /// ticket. Zeroed once; the last block of every reduction resets the ticket,
 /// and every reduction of a device is queued on its one stream, so one
 /// workspace serves them all (no allocation or memset per reduction).
-fn workspace(g: &super::driver::Gpu) -> Result<(u64, u32)> {
+pub(super) fn workspace(g: &super::driver::Gpu) -> Result<(u64, u32)> {
     use std::collections::HashMap;
     use std::sync::Mutex;
     static WS: Mutex<Option<HashMap<u32, (u64, u32)>>> = Mutex::new(None);

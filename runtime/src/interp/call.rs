@@ -61,6 +61,13 @@ impl Interp {
             }
             _ => self.eval(func)?,
         };
+        // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
+        if let (Value::Builtin(def), [a]) = (&callee, args)
+            && a.name.is_none()
+            && matches!(def.name, "sum" | "mean")
+        {
+            return self.eval_whole_reduction(def, &a.value, span);
+        }
         let mut pos = Vec::new();
         let mut pos_spans = Vec::new();
         let mut kw: Vec<(String, Value)> = Vec::new();
@@ -84,6 +91,27 @@ impl Interp {
             }
         }
         self.call_value_spanned(callee, pos, pos_spans, kw, span)
+    }
+
+    /// `sum(e)` / `mean(e)` of one positional argument: an elementwise `e` is
+    /// reduced without materializing it (`Interp::reduce_tree`: one launch on
+    /// a GPU); anything else is an ordinary call with `e`'s value.
+    fn eval_whole_reduction(
+        &mut self,
+        def: &'static crate::ops::OpDef,
+        arg: &Expr,
+        span: Span,
+    ) -> Result<Value> {
+        match self.ew_node(arg)? {
+            Ok(node @ crate::ops::fuse::EwNode::Op { .. }) => {
+                let mean = def.name == "mean";
+                self.reduce_tree(node, mean).map(Value::Array)
+            }
+            other => {
+                let v = self.node_value(other)?;
+                self.call_value_spanned(Value::Builtin(def), vec![v], vec![arg.span], vec![], span)
+            }
+        }
     }
 
     /// Call any callable value.

@@ -299,6 +299,11 @@ impl Interp {
         })
     }
 
+    /// The value of a built node (a fused tree is evaluated).
+    pub(crate) fn node_value(&mut self, n: Node) -> Result<Value> {
+        self.node_to_value(n)
+    }
+
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
             Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),

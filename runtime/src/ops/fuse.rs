@@ -119,6 +119,46 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     }
 }
 
+/// `sum(tree)` (`mean` when `mean`) over every element of an elementwise
+/// tree. On a GPU a float tree is one fused launch (no temporary); otherwise
+/// the tree is evaluated and reduced, exactly as `sum(x)` of its value.
+pub fn reduce_tree(node: EwNode, mean: bool, float_x: DType) -> Result<Array> {
+    let name = if mean { "mean" } else { "sum" };
+    let mut device: Option<Device> = None;
+    check_devices(&node, &mut device, name)?;
+    if let Some(Device::Gpu(_)) = device {
+        let mut shape = None;
+        tree_shape(&node, &mut shape)?;
+        let n: usize = shape.unwrap_or_default().iter().product();
+        let div = if mean { n as f64 } else { 1.0 };
+        if let Some(a) = crate::cuda::fuse::eval_sum(node.clone(), float_x, div)? {
+            return Ok(a);
+        }
+    }
+    let x = match eval(node, float_x)? {
+        Operand::Array(a) => a,
+        Operand::Int(i) => Array::scalar(i),
+        Operand::Float(f) => Array::scalar(f),
+        Operand::Bool(b) => Array::scalar(b),
+    };
+    super::reduce::reduce(name, &x, None, false, float_x)
+}
+
+/// The broadcast shape of a tree's arrays (None: it has none).
+pub fn tree_shape(n: &EwNode, acc: &mut Option<Vec<usize>>) -> Result<()> {
+    match n {
+        EwNode::Leaf(Operand::Array(a)) => {
+            *acc = Some(match acc.take() {
+                None => a.shape().to_vec(),
+                Some(s) => layout::broadcast_shapes(&s, a.shape(), "elementwise")?,
+            });
+            Ok(())
+        }
+        EwNode::Leaf(_) => Ok(()),
+        EwNode::Op { args, .. } => args.iter().try_for_each(|a| tree_shape(a, acc)),
+    }
+}
+
 fn check_devices(n: &EwNode, dev: &mut Option<Device>, op: &str) -> Result<()> {
     match n {
         EwNode::Leaf(Operand::Array(a)) => {

@@ -24,23 +24,64 @@ impl Interp {
 
     #[cold]
     fn profiled_fuse(&mut self, node: EwNode) -> Result<Operand> {
+        let fx = self.float_x();
+        self.profiled_tree(node, None, |n| fuse::eval(n, fx))
+    }
+
+    /// `sum(tree)` / `mean(tree)` over every element (`fuse::reduce_tree`),
+    /// recorded when profiling as `sum(fused(...))`.
+    #[inline]
+    pub(crate) fn fuse_reduce(&mut self, node: EwNode, mean: bool) -> Result<Array> {
+        let fx = self.float_x();
+        if HOOKS && self.flags.profile {
+            let name = if mean { "mean" } else { "sum" };
+            let r = self.profiled_tree(node, Some(name), |n| {
+                fuse::reduce_tree(n, mean, fx).map(Operand::Array)
+            })?;
+            return match r {
+                Operand::Array(a) => Ok(a),
+                _ => Err(crate::Error::internal("a fused reduction gave a scalar")),
+            };
+        }
+        fuse::reduce_tree(node, mean, fx)
+    }
+
+    /// One record around `run(node)`: a fused tree, or a reduction `red` of one.
+    #[cold]
+    fn profiled_tree(
+        &mut self,
+        node: EwNode,
+        red: Option<&'static str>,
+        run: impl FnOnce(EwNode) -> Result<Operand>,
+    ) -> Result<Operand> {
         let mut w = Walk::default();
         walk(&node, &mut w);
         if w.arrays == 0 {
             // Scalars only: interpreter work, no kernel.
-            return fuse::eval(node, self.float_x());
+            return run(node);
+        }
+        if let Some(name) = red {
+            w.kind_key = mix(w.kind_key, name.as_ptr() as u64);
+            w.kernel_key = mix(w.kernel_key, name.as_ptr() as u64);
         }
         let device = w.device.unwrap_or(Device::Cpu);
         let tok = {
             let mut st = self.profiler.lock();
             let site = self.site_id(&mut st);
             let (kind, kernel) = st.kind_kernel(w.kernel_key, || {
-                let kernel = format!("{} {device}", kernel_name(&node));
-                (w.kind_key, kind_name(&node), kernel)
+                let (k, e) = (kind_name(&node), kernel_name(&node));
+                match red {
+                    Some(r) => (
+                        w.kind_key,
+                        format!("{r}({k})"),
+                        format!("{r}({e}) {device}"),
+                    ),
+                    None => (w.kind_key, k, format!("{e} {device}")),
+                }
             });
             st.begin(Class::Fused, kind, kernel, site, device, w.bytes)
         };
-        let r = fuse::eval(node, self.float_x());
+        let r = run(node);
         let out = match &r {
             Ok(Operand::Array(a)) => a.nbytes() as u64,
             _ => 0,
