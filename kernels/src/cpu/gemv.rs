@@ -1,22 +1,40 @@
 //! Matrix-vector products for the shapes `gemm` handles poorly (one row or
 //! one column of output): the general gemm packs and tiles for a 2-D output,
 //! while a GEMV is one pass over the matrix. Two loops cover every layout
-//! whose inner stride is 1: `rows_dot` (y[i] = row i . x) and `rows_axpy`
-//! (y = sum_k x[k] * row k). Both take 4 matrix rows per pass, keep several
-//! SIMD accumulators, and sum in an order fixed by the sizes only, so results
-//! are the same run to run (and whatever range of outputs a caller splits off
-//! to a thread). Compiled for AVX-512, AVX2+FMA and baseline like `ew.rs`.
+//! whose inner stride is 1: `rows_dot` (y[i] = row i . x; 8 rows per pass on
+//! AVX-512, one register chain per row, x loaded once for all 8) and
+//! `rows_axpy` (y = sum_k x[k] * row k; blocks of 8-15 registers of y held
+//! across 32 rows at a time, so y is not re-read per row). Both prefetch the
+//! rows ahead and sum in an order fixed by the sizes only, the same whatever
+//! the rows per pass or the column blocking, so results are the same run to
+//! run (and whatever range of outputs a caller splits off to a thread; the
+//! AVX2 and AVX-512 paths agree too, the baseline rounds twice where they
+//! fuse). The AVX levels use explicit intrinsics, the baseline plain loops,
+//! picked at run time like `ew.rs`.
 
 use super::simd::{Level, level};
 use std::ops::{Add, Mul};
 
-/// Float element of a GEMV (f32, f64).
-pub trait GemvFloat: Copy + Default + Add<Output = Self> + Mul<Output = Self> {
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+}
+
+/// Float element of a GEMV (f32, f64; sealed: the SIMD kernels read the
+/// slices as one of the two).
+pub trait GemvFloat:
+    sealed::Sealed + Copy + Default + Add<Output = Self> + Mul<Output = Self>
+{
     /// `a * b + c`, fused when `FMA` (the AVX levels), else two roundings.
     fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self;
+    /// Whether this is f64 (else f32).
+    #[doc(hidden)]
+    const F64: bool;
 }
 
 impl GemvFloat for f32 {
+    const F64: bool = false;
     #[inline(always)]
     fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
         if FMA { a.mul_add(b, c) } else { a * b + c }
@@ -24,16 +42,18 @@ impl GemvFloat for f32 {
 }
 
 impl GemvFloat for f64 {
+    const F64: bool = true;
     #[inline(always)]
     fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
         if FMA { a.mul_add(b, c) } else { a * b + c }
     }
 }
 
-/// Accumulator lanes per row (one 512-bit register of f32, two of f64; with 4
-/// rows in flight, 4-8 independent FMA chains).
+/// Accumulator lanes per row of `rows_dot` (one 512-bit register of f32, two
+/// of f64); every level sums in these lanes, so AVX2 and AVX-512 agree.
 const L: usize = 16;
-/// Output columns per sweep of `rows_axpy` (the slice of y kept in L1).
+/// Output columns per sweep of the baseline `rows_axpy` (the slice of y kept
+/// in L1).
 const COLS: usize = 2048;
 
 /// Pairwise sum of the lanes (a fixed order).
@@ -50,64 +70,70 @@ fn hsum<T: GemvFloat>(a: [T; L]) -> T {
     w[0]
 }
 
-/// Dot product of one row with `x` (used for the rows left after groups of 4).
+/// Dot products of `R` rows (at `p`, stride `ld`) with `x` into `y[..R]`
+/// (baseline). Every row is summed the same way whatever `R` and level: lane
+/// `l` takes the elements `j ≡ l (mod L)` of the whole chunks in order, the
+/// lanes are added pairwise, then the tail elements one by one.
+///
+/// # Safety
+/// Rows `0..R` of length `x.len()` at stride `ld` from `p` are readable, and
+/// `y.len() >= R`.
 #[inline(always)]
-fn dot1<T: GemvFloat, const FMA: bool>(r: &[T], x: &[T]) -> T {
-    let mut a = [T::default(); L];
-    let (rc, xc) = (r.chunks_exact(L), x.chunks_exact(L));
-    let (rr, xr) = (rc.remainder(), xc.remainder());
-    for (r, x) in rc.zip(xc) {
-        for l in 0..L {
-            a[l] = T::madd::<FMA>(r[l], x[l], a[l]);
+unsafe fn dot_rows<T: GemvFloat, const FMA: bool, const R: usize>(
+    p: *const T,
+    ld: usize,
+    x: &[T],
+    y: &mut [T],
+) {
+    let k = x.len();
+    let tail = k - k % L;
+    let xp = x.as_ptr();
+    let mut acc = [[T::default(); L]; R];
+    let mut o = 0;
+    while o < tail {
+        // SAFETY: o + L <= tail <= k; rows readable per the contract.
+        unsafe {
+            let xs = &*(xp.add(o) as *const [T; L]);
+            for (r, a) in acc.iter_mut().enumerate() {
+                let s = &*(p.add(r * ld + o) as *const [T; L]);
+                for l in 0..L {
+                    a[l] = T::madd::<FMA>(s[l], xs[l], a[l]);
+                }
+            }
         }
+        o += L;
     }
-    let mut s = hsum(a);
-    for (&r, &x) in rr.iter().zip(xr) {
-        s = T::madd::<FMA>(r, x, s);
+    for (r, a) in acc.into_iter().enumerate() {
+        let mut s = hsum(a);
+        for j in tail..k {
+            // SAFETY: j < k, rows readable per the contract.
+            s = unsafe { T::madd::<FMA>(*p.add(r * ld + j), *xp.add(j), s) };
+        }
+        y[r] = s;
     }
-    s
 }
 
-#[inline(always)]
-fn rows_dot_body<T: GemvFloat, const FMA: bool>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
-    let k = x.len();
-    let row = |i: usize| &m[i * ld..i * ld + k];
+/// Baseline `rows_dot`: 4 rows per pass, then 1.
+fn rows_dot_base<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+    let p = m.as_ptr();
+    let n = y.len();
     let mut i = 0;
-    for y4 in y.chunks_exact_mut(4) {
-        let (r0, r1, r2, r3) = (row(i), row(i + 1), row(i + 2), row(i + 3));
-        let mut acc = [[T::default(); L]; 4];
-        let it = x
-            .chunks_exact(L)
-            .zip(r0.chunks_exact(L))
-            .zip(r1.chunks_exact(L))
-            .zip(r2.chunks_exact(L))
-            .zip(r3.chunks_exact(L));
-        for ((((xs, s0), s1), s2), s3) in it {
-            for l in 0..L {
-                acc[0][l] = T::madd::<FMA>(s0[l], xs[l], acc[0][l]);
-                acc[1][l] = T::madd::<FMA>(s1[l], xs[l], acc[1][l]);
-                acc[2][l] = T::madd::<FMA>(s2[l], xs[l], acc[2][l]);
-                acc[3][l] = T::madd::<FMA>(s3[l], xs[l], acc[3][l]);
-            }
-        }
-        let tail = k - k % L;
-        for (r, (o, a)) in y4.iter_mut().zip(acc).enumerate() {
-            let mut s = hsum(a);
-            for (&mv, &xv) in row(i + r)[tail..].iter().zip(&x[tail..]) {
-                s = T::madd::<FMA>(mv, xv, s);
-            }
-            *o = s;
-        }
+    // SAFETY (both): `rows_dot` checked `fits`; rows i.. are below y.len().
+    while i + 4 <= n {
+        unsafe { dot_rows::<T, false, 4>(p.add(i * ld), ld, x, &mut y[i..]) };
         i += 4;
     }
-    let done = y.len() - y.len() % 4;
-    for (r, o) in y[done..].iter_mut().enumerate() {
-        *o = dot1::<T, FMA>(row(done + r), x);
+    while i < n {
+        unsafe { dot_rows::<T, false, 1>(p.add(i * ld), ld, x, &mut y[i..]) };
+        i += 1;
     }
 }
 
+/// `rows_axpy` (baseline, and the AVX levels when y is shorter than one
+/// register): `y[j] = ((x[0] m[0][j] + 0) + x[1] m[1][j]) + ...` in row order,
+/// 4 rows per sweep of a slice of y.
 #[inline(always)]
-fn rows_axpy_body<T: GemvFloat, const FMA: bool>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+fn rows_axpy_simple<T: GemvFloat, const FMA: bool>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     let n = y.len();
     for c0 in (0..n).step_by(COLS) {
         let c1 = n.min(c0 + COLS);
@@ -135,25 +161,363 @@ fn rows_axpy_body<T: GemvFloat, const FMA: bool>(m: &[T], ld: usize, x: &[T], y:
     }
 }
 
+/// The AVX-512 and AVX2+FMA kernels, written once over a SIMD vector type
+/// (explicit intrinsics: left to itself, LLVM vectorised the axpy blocks
+/// across rows, with gathers).
 #[cfg(target_arch = "x86_64")]
 mod v {
-    use super::GemvFloat;
-    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
-    pub unsafe fn dot_512<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
-        super::rows_dot_body::<T, true>(m, ld, x, y)
+    use super::{GemvFloat, L, hsum};
+    use std::arch::x86_64::*;
+
+    /// Bytes ahead of the current chunk that `rows_dot` prefetches each row.
+    const DOT_AHEAD: usize = 256;
+    /// Rows ahead that `rows_axpy` prefetches its block's columns.
+    const AXPY_AHEAD: usize = 4;
+    /// Rows of `rows_axpy` per sweep of the column blocks (the sums go back to
+    /// y between sweeps): few enough that the rows' streams stay few and
+    /// sequential when the matrix is out of cache.
+    const PANEL: usize = 32;
+
+    /// A SIMD register of `N` lanes of `T`.
+    pub trait Simd: Copy {
+        type T: GemvFloat;
+        const N: usize;
+        unsafe fn zero() -> Self;
+        unsafe fn load(p: *const Self::T) -> Self;
+        unsafe fn splat(v: Self::T) -> Self;
+        /// `a * b + c`, one rounding.
+        unsafe fn fma(a: Self, b: Self, c: Self) -> Self;
+        unsafe fn store(self, p: *mut Self::T);
     }
-    #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn dot_256<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
-        super::rows_dot_body::<T, true>(m, ld, x, y)
+
+    macro_rules! simd {
+        ($name:ident, $v:ty, $t:ty, $n:expr, $zero:ident, $load:ident, $splat:ident, $fma:ident, $store:ident) => {
+            #[derive(Clone, Copy)]
+            pub struct $name($v);
+            // SAFETY (all): only called from functions compiled with the
+            // feature (inlined); pointers valid per the callers' contracts.
+            impl Simd for $name {
+                type T = $t;
+                const N: usize = $n;
+                #[inline(always)]
+                unsafe fn zero() -> Self {
+                    Self(unsafe { $zero() })
+                }
+                #[inline(always)]
+                unsafe fn load(p: *const $t) -> Self {
+                    Self(unsafe { $load(p) })
+                }
+                #[inline(always)]
+                unsafe fn splat(v: $t) -> Self {
+                    Self(unsafe { $splat(v) })
+                }
+                #[inline(always)]
+                unsafe fn fma(a: Self, b: Self, c: Self) -> Self {
+                    Self(unsafe { $fma(a.0, b.0, c.0) })
+                }
+                #[inline(always)]
+                unsafe fn store(self, p: *mut $t) {
+                    unsafe { $store(p, self.0) }
+                }
+            }
+        };
     }
-    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
-    pub unsafe fn axpy_512<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
-        super::rows_axpy_body::<T, true>(m, ld, x, y)
+    simd!(
+        F32x16,
+        __m512,
+        f32,
+        16,
+        _mm512_setzero_ps,
+        _mm512_loadu_ps,
+        _mm512_set1_ps,
+        _mm512_fmadd_ps,
+        _mm512_storeu_ps
+    );
+    simd!(
+        F64x8,
+        __m512d,
+        f64,
+        8,
+        _mm512_setzero_pd,
+        _mm512_loadu_pd,
+        _mm512_set1_pd,
+        _mm512_fmadd_pd,
+        _mm512_storeu_pd
+    );
+    simd!(
+        F32x8,
+        __m256,
+        f32,
+        8,
+        _mm256_setzero_ps,
+        _mm256_loadu_ps,
+        _mm256_set1_ps,
+        _mm256_fmadd_ps,
+        _mm256_storeu_ps
+    );
+    simd!(
+        F64x4,
+        __m256d,
+        f64,
+        4,
+        _mm256_setzero_pd,
+        _mm256_loadu_pd,
+        _mm256_set1_pd,
+        _mm256_fmadd_pd,
+        _mm256_storeu_pd
+    );
+
+    /// `R` rows of `rows_dot` (`W` registers make the `L` lanes of a row):
+    /// the same sums as `super::dot_rows` with FMA.
+    ///
+    /// # Safety
+    /// Rows `0..R` of length `k` at stride `ld` from `p` and `x[..k]` are
+    /// readable, `y[..R]` writable; the CPU has `S`'s features.
+    #[inline(always)]
+    unsafe fn dot_rows<S: Simd, const W: usize, const R: usize>(
+        p: *const S::T,
+        ld: usize,
+        x: *const S::T,
+        k: usize,
+        y: *mut S::T,
+    ) {
+        let tail = k - k % L;
+        // SAFETY: offsets below k in rows 0..R (contract).
+        unsafe {
+            let mut acc = [[S::zero(); W]; R];
+            let mut o = 0;
+            let pfd = DOT_AHEAD / size_of::<S::T>();
+            while o < tail {
+                // One prefetch per row and cache line (addresses past the
+                // rows are harmless: prefetches do not fault).
+                for r in 0..R {
+                    for w in 0..W {
+                        if (w * S::N * size_of::<S::T>()) % 64 == 0 {
+                            let q = p.wrapping_add(r * ld + o + w * S::N + pfd);
+                            _mm_prefetch::<_MM_HINT_T0>(q as *const i8);
+                        }
+                    }
+                }
+                for w in 0..W {
+                    let xv = S::load(x.add(o + w * S::N));
+                    for (r, a) in acc.iter_mut().enumerate() {
+                        a[w] = S::fma(S::load(p.add(r * ld + o + w * S::N)), xv, a[w]);
+                    }
+                }
+                o += L;
+            }
+            for (r, a) in acc.iter().enumerate() {
+                let mut lanes = [S::T::default(); L];
+                for (w, v) in a.iter().enumerate() {
+                    v.store(lanes.as_mut_ptr().add(w * S::N));
+                }
+                let mut s = hsum(lanes);
+                for j in tail..k {
+                    s = S::T::madd::<true>(*p.add(r * ld + j), *x.add(j), s);
+                }
+                *y.add(r) = s;
+            }
+        }
     }
-    #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn axpy_256<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
-        super::rows_axpy_body::<T, true>(m, ld, x, y)
+
+    /// `rows_dot`: `R` rows per pass, then 4, then 1.
+    ///
+    /// # Safety
+    /// `fits(m.len(), ld, y.len(), x.len())`; the CPU has `S`'s features.
+    #[inline(always)]
+    unsafe fn rows_dot<S: Simd, const W: usize, const R: usize>(
+        m: &[S::T],
+        ld: usize,
+        x: &[S::T],
+        y: &mut [S::T],
+    ) {
+        let (p, xp, k, yp, n) = (m.as_ptr(), x.as_ptr(), x.len(), y.as_mut_ptr(), y.len());
+        let mut i = 0;
+        // SAFETY (all three): rows i.. of a group are below n, inside `m`.
+        unsafe {
+            while i + R <= n {
+                dot_rows::<S, W, R>(p.add(i * ld), ld, xp, k, yp.add(i));
+                i += R;
+            }
+            if R > 4 && i + 4 <= n {
+                dot_rows::<S, W, 4>(p.add(i * ld), ld, xp, k, yp.add(i));
+                i += 4;
+            }
+            while i < n {
+                dot_rows::<S, W, 1>(p.add(i * ld), ld, xp, k, yp.add(i));
+                i += 1;
+            }
+        }
     }
+
+    /// Columns `c0 + v N` (`v < NV - 1`) and `cl` (the last register, which
+    /// may overlap the one before it) of `rows_axpy`, their sums kept in `NV`
+    /// registers over all the rows: `y[j] = ((x[0] m[0][j] + 0) + x[1]
+    /// m[1][j]) + ...` in row order, as the baseline.
+    ///
+    /// # Safety
+    /// The columns lie below `y.len()`, and rows `0..x.len()` of `m` at stride
+    /// `ld` hold them; the CPU has `S`'s features.
+    #[inline(always)]
+    unsafe fn axpy_block<S: Simd, const NV: usize>(
+        m: *const S::T,
+        ld: usize,
+        x: &[S::T],
+        y: *mut S::T,
+        c0: usize,
+        cl: usize,
+        first: bool,
+    ) {
+        // SAFETY: per the contract.
+        unsafe {
+            let mut acc = [S::zero(); NV];
+            if !first {
+                for (v, a) in acc.iter_mut().take(NV - 1).enumerate() {
+                    *a = S::load(y.add(c0 + v * S::N));
+                }
+                acc[NV - 1] = S::load(y.add(cl));
+            }
+            let mut p = m;
+            for &xk in x {
+                // The block's lines AXPY_AHEAD rows down (one prefetch per
+                // register: a line of f32 or f64 in a zmm, two ymm a line).
+                for v in 0..NV {
+                    let q = p.wrapping_add(AXPY_AHEAD * ld + c0 + v * S::N);
+                    _mm_prefetch::<_MM_HINT_T0>(q as *const i8);
+                }
+                let xv = S::splat(xk);
+                for (v, a) in acc.iter_mut().take(NV - 1).enumerate() {
+                    *a = S::fma(xv, S::load(p.add(c0 + v * S::N)), *a);
+                }
+                acc[NV - 1] = S::fma(xv, S::load(p.add(cl)), acc[NV - 1]);
+                p = p.wrapping_add(ld);
+            }
+            for (v, a) in acc.iter().take(NV - 1).enumerate() {
+                a.store(y.add(c0 + v * S::N));
+            }
+            acc[NV - 1].store(y.add(cl));
+        }
+    }
+
+    /// `rows_axpy` over column blocks of `NB` registers (the last block takes
+    /// the rest: up to `2 NB - 1` registers, its last one ending at
+    /// `y.len()`); fewer columns than one register go to the baseline.
+    ///
+    /// # Safety
+    /// `fits(m.len(), ld, x.len(), y.len())`; the CPU has `S`'s features.
+    #[inline(always)]
+    unsafe fn rows_axpy<S: Simd, const NB: usize>(
+        m: &[S::T],
+        ld: usize,
+        x: &[S::T],
+        y: &mut [S::T],
+    ) {
+        let n = y.len();
+        if n < S::N {
+            return super::rows_axpy_simple::<S::T, true>(m, ld, x, y);
+        }
+        let yp = y.as_mut_ptr();
+        // Panels of PANEL rows (one, empty, when x is: y is still written).
+        let mut k0 = 0;
+        loop {
+            let k1 = x.len().min(k0 + PANEL);
+            let (p, xs) = (m.as_ptr().wrapping_add(k0 * ld), &x[k0..k1]);
+            let mut c0 = 0;
+            let mut left = n.div_ceil(S::N);
+            while left > 0 {
+                let b = if left < 2 * NB { left } else { NB };
+                let cl = if b == left {
+                    n - S::N
+                } else {
+                    c0 + (b - 1) * S::N
+                };
+                macro_rules! block {
+                    ($($nv:literal)*) => {
+                        match b {
+                            // SAFETY: c0 + (b - 2) N < cl <= n - N (contract).
+                            $($nv => unsafe { axpy_block::<S, $nv>(p, ld, xs, yp, c0, cl, k0 == 0) },)*
+                            _ => unreachable!(),
+                        }
+                    };
+                }
+                block!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+                c0 += b * S::N;
+                left -= b;
+            }
+            if k1 == x.len() {
+                break;
+            }
+            k0 = k1;
+        }
+    }
+
+    /// Reinterprets a slice of `T` as the same slice of `U` (same type: the
+    /// callers check `T::F64`).
+    ///
+    /// # Safety
+    /// `T` and `U` are the same type.
+    #[inline(always)]
+    unsafe fn cast<T, U>(s: &[T]) -> &[U] {
+        unsafe { std::slice::from_raw_parts(s.as_ptr() as *const U, s.len()) }
+    }
+    #[inline(always)]
+    unsafe fn cast_mut<T, U>(s: &mut [T]) -> &mut [U] {
+        unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr() as *mut U, s.len()) }
+    }
+
+    macro_rules! entry {
+        ($name:ident, $feat:literal, $f32:ident::<$s32:ty, $k32:literal>, $f64:ident::<$s64:ty, $k64:literal>) => {
+            /// # Safety
+            /// The CPU has the features; the caller checked `fits`.
+            #[target_feature(enable = $feat)]
+            pub unsafe fn $name<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+                // SAFETY: `T::F64` tells f64 from f32 (a sealed trait).
+                unsafe {
+                    if T::F64 {
+                        $f64::<$s64, $k64>(cast(m), ld, cast(x), cast_mut(y))
+                    } else {
+                        $f32::<$s32, $k32>(cast(m), ld, cast(x), cast_mut(y))
+                    }
+                }
+            }
+        };
+    }
+    /// `rows_dot` with `W` registers per row and 8, 4 or 2 rows per pass.
+    #[inline(always)]
+    unsafe fn dot8<S: Simd, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
+        unsafe { rows_dot::<S, W, 8>(m, ld, x, y) }
+    }
+    #[inline(always)]
+    unsafe fn dot4<S: Simd, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
+        unsafe { rows_dot::<S, W, 4>(m, ld, x, y) }
+    }
+    #[inline(always)]
+    unsafe fn dot2<S: Simd, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
+        unsafe { rows_dot::<S, W, 2>(m, ld, x, y) }
+    }
+    // Rows per pass of `rows_dot`: 8 rows of accumulators fill 8 zmm (f32) or
+    // 16 (f64); AVX2 has 16 ymm: 4 rows of f32 (8), 2 of f64 (8).
+    entry!(
+        dot_512,
+        "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c",
+        dot8::<F32x16, 1>,
+        dot8::<F64x8, 2>
+    );
+    entry!(dot_256, "avx2,fma,f16c", dot4::<F32x8, 2>, dot2::<F64x4, 4>);
+    // Blocks of `rows_axpy`: 8..15 zmm of sums (at least 8 independent FMA
+    // chains), 6..11 ymm.
+    entry!(
+        axpy_512,
+        "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c",
+        rows_axpy::<F32x16, 8>,
+        rows_axpy::<F64x8, 8>
+    );
+    entry!(
+        axpy_256,
+        "avx2,fma,f16c",
+        rows_axpy::<F32x8, 6>,
+        rows_axpy::<F64x4, 6>
+    );
 }
 
 /// Whether rows `0..rows` of length `len` at stride `ld` lie inside `m`.
@@ -184,7 +548,7 @@ pub fn rows_dot<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
         Level::Avx2 => return unsafe { v::dot_256(m, ld, x, y) },
         Level::Base => {}
     }
-    rows_dot_body::<T, false>(m, ld, x, y)
+    rows_dot_base(m, ld, x, y)
 }
 
 /// `y[j] = sum_k x[k] * m[k * ld + j]` for `j < y.len()`, `k < x.len()`.
@@ -201,5 +565,256 @@ pub fn rows_axpy<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
         Level::Avx2 => return unsafe { v::axpy_256(m, ld, x, y) },
         Level::Base => {}
     }
-    rows_axpy_body::<T, false>(m, ld, x, y)
+    rows_axpy_simple::<T, false>(m, ld, x, y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64* values in [-1, 1), never 0.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> f64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            let r = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let v = (r >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
+            if v == 0.0 { 0.5 } else { v }
+        }
+    }
+
+    trait F: GemvFloat + std::fmt::Debug + PartialEq {
+        fn of(v: f64) -> Self;
+        fn f(self) -> f64;
+        fn bits(self) -> u64;
+        const EPS: f64;
+    }
+    impl F for f32 {
+        fn of(v: f64) -> f32 {
+            v as f32
+        }
+        fn f(self) -> f64 {
+            self as f64
+        }
+        fn bits(self) -> u64 {
+            self.to_bits() as u64
+        }
+        const EPS: f64 = f32::EPSILON as f64;
+    }
+    impl F for f64 {
+        fn of(v: f64) -> f64 {
+            v
+        }
+        fn f(self) -> f64 {
+            self
+        }
+        fn bits(self) -> u64 {
+            self.to_bits()
+        }
+        const EPS: f64 = f64::EPSILON;
+    }
+
+    /// `rows_dot` in the documented order, one element at a time.
+    fn ref_dot<T: F, const FMA: bool>(m: &[T], ld: usize, x: &[T], n: usize) -> Vec<T> {
+        let k = x.len();
+        let tail = k - k % L;
+        (0..n)
+            .map(|i| {
+                let mut a = [T::default(); L];
+                for j in 0..tail {
+                    a[j % L] = T::madd::<FMA>(m[i * ld + j], x[j], a[j % L]);
+                }
+                let mut s = hsum(a);
+                for j in tail..k {
+                    s = T::madd::<FMA>(m[i * ld + j], x[j], s);
+                }
+                s
+            })
+            .collect()
+    }
+
+    /// `rows_axpy` in the documented order (row by row).
+    fn ref_axpy<T: F, const FMA: bool>(m: &[T], ld: usize, x: &[T], n: usize) -> Vec<T> {
+        (0..n)
+            .map(|j| {
+                let mut s = T::default();
+                for (k, &xk) in x.iter().enumerate() {
+                    s = T::madd::<FMA>(xk, m[k * ld + j], s);
+                }
+                s
+            })
+            .collect()
+    }
+
+    type Kern<T> = (&'static str, bool, fn(&[T], usize, &[T], &mut [T]));
+
+    /// Every level this CPU runs: (name, fused, dot, axpy).
+    fn levels<T: F>() -> Vec<(Kern<T>, Kern<T>)> {
+        let mut v: Vec<(Kern<T>, Kern<T>)> = vec![(
+            ("base", false, rows_dot_base::<T>),
+            ("base", false, rows_axpy_simple::<T, false>),
+        )];
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx2 = is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("fma")
+                && is_x86_feature_detected!("f16c");
+            let avx512 = avx2
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512dq");
+            // SAFETY: features checked; the wrappers are only called with
+            // sizes that `fits`.
+            fn d256<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+                unsafe { v::dot_256(m, ld, x, y) }
+            }
+            fn a256<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+                unsafe { v::axpy_256(m, ld, x, y) }
+            }
+            fn d512<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+                unsafe { v::dot_512(m, ld, x, y) }
+            }
+            fn a512<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
+                unsafe { v::axpy_512(m, ld, x, y) }
+            }
+            if avx2 {
+                v.push((("avx2", true, d256::<T>), ("avx2", true, a256::<T>)));
+            }
+            if avx512 {
+                v.push((("avx512", true, d512::<T>), ("avx512", true, a512::<T>)));
+            }
+        }
+        v
+    }
+
+    const SIZES: &[(usize, usize)] = &[
+        (1, 1),
+        (1, 17),
+        (3, 5),
+        (5, 3),
+        (7, 15),
+        (8, 16),
+        (9, 17),
+        (12, 40),
+        (13, 31),
+        (16, 8),
+        (33, 47),
+        (31, 130),
+        (64, 64),
+        (70, 257),
+        (401, 783),
+    ];
+
+    fn check<T: F>() {
+        let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+        for &(rows, cols) in SIZES {
+            for pad in [0, 3] {
+                let ld = cols + pad;
+                // The last row without its padding: the kernels must not read past it.
+                let m: Vec<T> = (0..(rows - 1) * ld + cols)
+                    .map(|_| T::of(rng.next()))
+                    .collect();
+                let xd: Vec<T> = (0..cols).map(|_| T::of(rng.next())).collect();
+                let xa: Vec<T> = (0..rows).map(|_| T::of(rng.next())).collect();
+                for ((name, fma, dot), (_, _, axpy)) in levels::<T>() {
+                    let what = format!("{name} {rows}x{cols} ld {ld}");
+                    // rows_dot: bits as documented, close to f64, split ranges.
+                    let mut y = vec![T::of(7.0); rows];
+                    dot(&m, ld, &xd, &mut y);
+                    let want = if fma {
+                        ref_dot::<T, true>(&m, ld, &xd, rows)
+                    } else {
+                        ref_dot::<T, false>(&m, ld, &xd, rows)
+                    };
+                    assert_eq!(y, want, "dot order {what}");
+                    for (i, &yi) in y.iter().enumerate() {
+                        let (mut s, mut a) = (0.0, 0.0);
+                        for j in 0..cols {
+                            s += m[i * ld + j].f() * xd[j].f();
+                            a += (m[i * ld + j].f() * xd[j].f()).abs();
+                        }
+                        let tol = 2.0 * cols as f64 * T::EPS * a;
+                        assert!((yi.f() - s).abs() <= tol, "dot {what} row {i}");
+                    }
+                    for (a, b) in [(0, rows / 2), (rows / 3, rows), (1.min(rows), rows)] {
+                        let mut part = vec![T::default(); b - a];
+                        dot(&m[(a * ld).min(m.len())..], ld, &xd, &mut part);
+                        let same = part.iter().zip(&y[a..b]).all(|(p, q)| p.bits() == q.bits());
+                        assert!(same, "dot split {a}..{b} {what}");
+                    }
+                    // rows_axpy: y = m[:rows, :cols]^T xa.
+                    let mut g = vec![T::of(7.0); cols];
+                    axpy(&m, ld, &xa, &mut g);
+                    let want = if fma {
+                        ref_axpy::<T, true>(&m, ld, &xa, cols)
+                    } else {
+                        ref_axpy::<T, false>(&m, ld, &xa, cols)
+                    };
+                    assert_eq!(g, want, "axpy order {what}");
+                    for (j, &gj) in g.iter().enumerate() {
+                        let (mut s, mut a) = (0.0, 0.0);
+                        for k in 0..rows {
+                            s += m[k * ld + j].f() * xa[k].f();
+                            a += (m[k * ld + j].f() * xa[k].f()).abs();
+                        }
+                        let tol = 2.0 * rows as f64 * T::EPS * a;
+                        assert!((gj.f() - s).abs() <= tol, "axpy {what} col {j}");
+                    }
+                    for (a, b) in [(0, cols / 2), (cols / 3, cols), (1.min(cols), cols)] {
+                        let mut part = vec![T::default(); b - a];
+                        axpy(&m[a..], ld, &xa, &mut part);
+                        let same = part.iter().zip(&g[a..b]).all(|(p, q)| p.bits() == q.bits());
+                        assert!(same, "axpy split {a}..{b} {what}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gemv_f32() {
+        check::<f32>();
+    }
+
+    #[test]
+    fn gemv_f64() {
+        check::<f64>();
+    }
+
+    #[test]
+    fn gemv_dispatch_and_empty() {
+        let m: Vec<f32> = (0..40).map(|i| i as f32 * 0.25 - 3.0).collect();
+        let x = [1.5f32, -2.0, 0.5, 3.0];
+        let mut y = [0.0f32; 10];
+        rows_dot(&m, 4, &x, &mut y);
+        let fma = level() != Level::Base;
+        let want = if fma {
+            ref_dot::<f32, true>(&m, 4, &x, 10)
+        } else {
+            ref_dot::<f32, false>(&m, 4, &x, 10)
+        };
+        assert_eq!(y.to_vec(), want);
+        let mut g = [9.0f32; 4];
+        rows_axpy(&m, 4, &[], &mut g);
+        assert_eq!(g, [0.0; 4]);
+        let mut g = [9.0f32; 20];
+        rows_axpy(&m, 20, &[], &mut g);
+        assert_eq!(g, [0.0; 20]);
+        let mut y = [9.0f64; 3];
+        rows_dot(&[0.0f64; 0], 0, &[], &mut y);
+        assert_eq!(y, [0.0; 3]);
+        rows_axpy(&m, 4, &x, &mut []);
+        rows_dot(&m, 4, &x, &mut []);
+    }
+
+    #[test]
+    #[should_panic(expected = "gemv: matrix too short")]
+    fn gemv_short_matrix_panics() {
+        let m = [1.0f32; 30];
+        let mut y = [0.0f32; 8];
+        rows_dot(&m, 4, &[1.0; 4], &mut y);
+    }
 }
