@@ -4,13 +4,16 @@
 //! whose inner stride is 1: `rows_dot` (y[i] = row i . x; 8 rows per pass on
 //! AVX-512, one register chain per row, x loaded once for all 8) and
 //! `rows_axpy` (y = sum_k x[k] * row k; blocks of 8-15 registers of y held
-//! across 32 rows at a time, so y is not re-read per row). Both prefetch the
-//! rows ahead and sum in an order fixed by the sizes only, the same whatever
-//! the rows per pass or the column blocking, so results are the same run to
-//! run (and whatever range of outputs a caller splits off to a thread; the
-//! AVX2 and AVX-512 paths agree too, the baseline rounds twice where they
-//! fuse). The AVX levels use explicit intrinsics, the baseline plain loops,
-//! picked at run time like `ew.rs`.
+//! across 32 rows at a time, so y is not re-read per row). On AVX-512 the
+//! matrix loads are aligned to cache lines whatever the matrix's address
+//! (rows of one skew together, edges masked): at L2 speed a load split over
+//! two lines costs about as much as two. Both sum in an order fixed by the
+//! sizes only, the same whatever the rows per pass, column blocking or
+//! alignment, so results are the same run to run (and whatever range of
+//! outputs a caller splits off to a thread; the AVX2 and AVX-512 paths agree
+//! too, the baseline rounds twice where they fuse). The AVX levels use
+//! explicit intrinsics, the baseline plain loops, picked at run time like
+//! `ew.rs`.
 
 use super::simd::{Level, level};
 use std::ops::{Add, Mul};
@@ -169,9 +172,11 @@ mod v {
     use super::{GemvFloat, L, hsum};
     use std::arch::x86_64::*;
 
-    /// Bytes ahead of the current chunk that `rows_dot` prefetches each row.
+    /// Bytes ahead of the current chunk that the unaligned `rows_dot`
+    /// prefetches each row (the aligned kernels do better without).
     const DOT_AHEAD: usize = 256;
-    /// Rows ahead that `rows_axpy` prefetches its block's columns.
+    /// Rows ahead that the unaligned `rows_axpy` prefetches its block's
+    /// columns.
     const AXPY_AHEAD: usize = 4;
     /// Rows of `rows_axpy` per sweep of the column blocks (the sums go back to
     /// y between sweeps): few enough that the rows' streams stay few and
@@ -482,10 +487,334 @@ mod v {
             }
         };
     }
+    /// A 512-bit register with masked loads, stores and FMA (a mask bit per
+    /// lane).
+    pub trait Masked: Simd {
+        unsafe fn load_m(p: *const Self::T, k: u32) -> Self;
+        /// Lanes off in `k` keep `c`.
+        unsafe fn fma_m(a: Self, b: Self, c: Self, k: u32) -> Self;
+        unsafe fn store_m(self, p: *mut Self::T, k: u32);
+    }
+    macro_rules! masked {
+        ($name:ident, $t:ty, $mt:ty, $load:ident, $fma:ident, $store:ident) => {
+            // SAFETY (all): as `Simd`; masked-off lanes are not accessed.
+            impl Masked for $name {
+                #[inline(always)]
+                unsafe fn load_m(p: *const $t, k: u32) -> Self {
+                    Self(unsafe { $load(k as $mt, p) })
+                }
+                #[inline(always)]
+                unsafe fn fma_m(a: Self, b: Self, c: Self, k: u32) -> Self {
+                    Self(unsafe { $fma(a.0, b.0, c.0, k as $mt) })
+                }
+                #[inline(always)]
+                unsafe fn store_m(self, p: *mut $t, k: u32) {
+                    unsafe { $store(p, k as $mt, self.0) }
+                }
+            }
+        };
+    }
+    masked!(
+        F32x16,
+        f32,
+        u16,
+        _mm512_maskz_loadu_ps,
+        _mm512_mask3_fmadd_ps,
+        _mm512_mask_storeu_ps
+    );
+    masked!(
+        F64x8,
+        f64,
+        u8,
+        _mm512_maskz_loadu_pd,
+        _mm512_mask3_fmadd_pd,
+        _mm512_mask_storeu_pd
+    );
+
+    /// Mask of lanes `lo..hi` (clamped to `0..n`).
+    #[inline(always)]
+    fn lanes(lo: isize, hi: isize, n: usize) -> u32 {
+        let (lo, hi) = (
+            lo.clamp(0, n as isize) as u32,
+            hi.clamp(0, n as isize) as u32,
+        );
+        if hi <= lo {
+            0
+        } else {
+            (((1u64 << hi) - 1) & !((1u64 << lo) - 1)) as u32
+        }
+    }
+
+    /// Elements by which `p` sits past a 64-byte boundary.
+    #[inline(always)]
+    fn skew<T>(p: *const T) -> usize {
+        (p as usize % 64) / size_of::<T>()
+    }
+
+    /// Chunk `c` of `dot_rows_al` with masks (its lanes outside `0..tail`
+    /// keep their sums).
+    ///
+    /// # Safety
+    /// As `dot_rows_al`.
+    #[inline(always)]
+    unsafe fn dot_edge<S: Masked, const W: usize, const R: usize>(
+        mut acc: [[S; W]; R],
+        p: *const S::T,
+        rs: usize,
+        x: *const S::T,
+        c: usize,
+        s: usize,
+        tail: usize,
+    ) -> [[S; W]; R] {
+        let n = S::N;
+        for w in 0..W {
+            let js = (c * L + w * n) as isize - s as isize;
+            let km = lanes(-js, tail as isize - js, n);
+            if km == 0 {
+                continue;
+            }
+            // SAFETY: the lanes on lie inside the rows and x (contract).
+            unsafe {
+                let xv = S::load_m(x.wrapping_offset(js), km);
+                for (r, a) in acc.iter_mut().enumerate() {
+                    let mv = S::load_m(p.wrapping_add(r * rs).wrapping_offset(js), km);
+                    a[w] = S::fma_m(mv, xv, a[w], km);
+                }
+            }
+        }
+        acc
+    }
+
+    /// `R` rows of `rows_dot` (at `p + r rs`, outputs at `y + r ys`) that all
+    /// sit `s` elements past a cache line: the row loads are aligned (no load
+    /// splits two lines; x's loads are not, one per `R` rows) and the lanes
+    /// come out rotated by `s` (each still takes its `j ≡ l (mod L)` in
+    /// order), so every row's sum is that of `dot_rows`, bit for bit.
+    ///
+    /// # Safety
+    /// As `dot_rows`, with `skew(p + r rs) == s` for every row.
+    #[inline(always)]
+    unsafe fn dot_rows_al<S: Masked, const W: usize, const R: usize>(
+        p: *const S::T,
+        rs: usize,
+        x: *const S::T,
+        k: usize,
+        y: *mut S::T,
+        ys: usize,
+        s: usize,
+    ) {
+        let n = S::N;
+        let tail = k - k % L;
+        // Chunk c covers elements 16 c - s .. 16 c - s + 16; whole ones are
+        // c_lo..c_hi, the edges take masks.
+        let c_lo = usize::from(s > 0);
+        let c_hi = (tail + s) / L;
+        let c_end = (tail + s).div_ceil(L);
+        // SAFETY: loads at offsets 0..tail of the rows and x (masked at the
+        // edges).
+        unsafe {
+            let mut acc = [[S::zero(); W]; R];
+            if c_lo > 0 && c_end > 0 {
+                acc = dot_edge::<S, W, R>(acc, p, rs, x, 0, s, tail);
+            }
+            let q = p.wrapping_sub(s);
+            let xq = x.wrapping_sub(s);
+            for c in c_lo..c_hi {
+                let o = c * L;
+                for w in 0..W {
+                    let xv = S::load(xq.add(o + w * n));
+                    for (r, a) in acc.iter_mut().enumerate() {
+                        a[w] = S::fma(S::load(q.add(r * rs + o + w * n)), xv, a[w]);
+                    }
+                }
+            }
+            for c in c_hi.max(c_lo)..c_end {
+                acc = dot_edge::<S, W, R>(acc, p, rs, x, c, s, tail);
+            }
+            // Register lane i holds the logical lanes l = (i - s) mod L: a
+            // rotation, which the pairwise sum does not see (its pairs l,
+            // l + 8, then l, l + 4, ... are the same under any rotation, and
+            // a + b == b + a), so the lanes are summed as they lie.
+            for (r, a) in acc.iter().enumerate() {
+                let mut lanes = [S::T::default(); L];
+                for (w, v) in a.iter().enumerate() {
+                    v.store(lanes.as_mut_ptr().add(w * n));
+                }
+                let mut t = hsum(lanes);
+                for j in tail..k {
+                    t = S::T::madd::<true>(*p.add(r * rs + j), *x.add(j), t);
+                }
+                *y.add(r * ys) = t;
+            }
+        }
+    }
+
+    /// `rows_dot` with aligned row loads: 8 rows per pass of one skew (the
+    /// next 8 rows when a row's bytes are a multiple of 64; else rows `P`
+    /// apart, `P` the period of the skew, and the rows left from whole
+    /// `8 P` blocks go the unaligned way).
+    ///
+    /// # Safety
+    /// `fits(m.len(), ld, y.len(), x.len())`; the CPU has AVX-512F.
+    #[inline(always)]
+    unsafe fn rows_dot_al<S: Masked, const W: usize>(
+        m: &[S::T],
+        ld: usize,
+        x: &[S::T],
+        y: &mut [S::T],
+    ) {
+        let (p, xp, k, yp, rows) = (m.as_ptr(), x.as_ptr(), x.len(), y.as_mut_ptr(), y.len());
+        let d = (ld * size_of::<S::T>()) % 64;
+        // SAFETY: every group's rows are below `rows` (contract).
+        unsafe {
+            if d == 0 {
+                let mut i = 0;
+                while i + 8 <= rows {
+                    let r = p.add(i * ld);
+                    dot_rows_al::<S, W, 8>(r, ld, xp, k, yp.add(i), 1, skew(r));
+                    i += 8;
+                }
+                if i + 4 <= rows {
+                    let r = p.add(i * ld);
+                    dot_rows_al::<S, W, 4>(r, ld, xp, k, yp.add(i), 1, skew(r));
+                    i += 4;
+                }
+                while i < rows {
+                    let r = p.add(i * ld);
+                    dot_rows_al::<S, W, 1>(r, ld, xp, k, yp.add(i), 1, skew(r));
+                    i += 1;
+                }
+                return;
+            }
+            let period = 64 / (1usize << d.trailing_zeros());
+            let block = 8 * period;
+            let whole = rows - rows % block;
+            for i0 in (0..whole).step_by(block) {
+                for q in 0..period {
+                    let i = i0 + q;
+                    let r = p.add(i * ld);
+                    dot_rows_al::<S, W, 8>(r, period * ld, xp, k, yp.add(i), period, skew(r));
+                }
+            }
+            rows_dot::<S, W, 8>(&m[(whole * ld).min(m.len())..], ld, x, &mut y[whole..]);
+        }
+    }
+
+    /// `axpy_block` with aligned loads: registers at `q + c0 + v N` (`q` on a
+    /// cache line, as is every row's `q + k ld`), the first and last masked
+    /// by `k0` / `k1` to the columns inside y (`yq` is y's pointer moved back
+    /// as `q`).
+    ///
+    /// # Safety
+    /// As `axpy_block`, for the columns the masks leave.
+    #[inline(always)]
+    unsafe fn axpy_block_al<S: Masked, const NV: usize>(
+        q: *const S::T,
+        ld: usize,
+        x: &[S::T],
+        yq: *mut S::T,
+        c0: usize,
+        k0: u32,
+        k1: u32,
+        first: bool,
+    ) {
+        let n = S::N;
+        let last = c0 + (NV - 1) * n;
+        // SAFETY: per the contract; masked-off lanes are not accessed.
+        unsafe {
+            let mut acc = [S::zero(); NV];
+            if !first {
+                acc[0] = S::load_m(yq.wrapping_add(c0), k0);
+                for (v, a) in acc.iter_mut().enumerate().take(NV - 1).skip(1) {
+                    *a = S::load(yq.wrapping_add(c0 + v * n));
+                }
+                if NV > 1 {
+                    acc[NV - 1] = S::load_m(yq.wrapping_add(last), k1);
+                }
+            }
+            let mut p = q;
+            for &xk in x {
+                let xv = S::splat(xk);
+                acc[0] = S::fma(xv, S::load_m(p.wrapping_add(c0), k0), acc[0]);
+                for (v, a) in acc.iter_mut().enumerate().take(NV - 1).skip(1) {
+                    *a = S::fma(xv, S::load(p.wrapping_add(c0 + v * n)), *a);
+                }
+                if NV > 1 {
+                    let l = S::load_m(p.wrapping_add(last), k1);
+                    acc[NV - 1] = S::fma(xv, l, acc[NV - 1]);
+                }
+                p = p.wrapping_add(ld);
+            }
+            acc[0].store_m(yq.wrapping_add(c0), k0);
+            for (v, a) in acc.iter().enumerate().take(NV - 1).skip(1) {
+                a.store(yq.wrapping_add(c0 + v * n));
+            }
+            if NV > 1 {
+                acc[NV - 1].store_m(yq.wrapping_add(last), k1);
+            }
+        }
+    }
+
+    /// `rows_axpy` with aligned loads when every row has the same skew (a
+    /// row's bytes a multiple of 64, or one row): the column registers start
+    /// on cache lines, the first and last masked; else `rows_axpy`.
+    ///
+    /// # Safety
+    /// `fits(m.len(), ld, x.len(), y.len())`; the CPU has AVX-512F.
+    #[inline(always)]
+    unsafe fn rows_axpy_al<S: Masked, const NB: usize>(
+        m: &[S::T],
+        ld: usize,
+        x: &[S::T],
+        y: &mut [S::T],
+    ) {
+        let n = y.len();
+        if !(ld * size_of::<S::T>()).is_multiple_of(64) && x.len() > 1 {
+            return unsafe { rows_axpy::<S, NB>(m, ld, x, y) };
+        }
+        if n == 0 {
+            return;
+        }
+        let nl = S::N;
+        let s = skew(m.as_ptr());
+        let (q, yq) = (m.as_ptr().wrapping_sub(s), y.as_mut_ptr().wrapping_sub(s));
+        // Columns of register v: v N - s .. v N - s + N.
+        let mask = |c: usize| lanes(s as isize - c as isize, (n + s) as isize - c as isize, nl);
+        let mut k0 = 0;
+        loop {
+            let k1 = x.len().min(k0 + PANEL);
+            let (p, xs) = (q.wrapping_add(k0 * ld), &x[k0..k1]);
+            let mut c0 = 0;
+            let mut left = (n + s).div_ceil(nl);
+            while left > 0 {
+                let b = if left < 2 * NB { left } else { NB };
+                let (m0, m1) = (mask(c0), mask(c0 + (b - 1) * nl));
+                macro_rules! block {
+                    ($($nv:literal)*) => {
+                        match b {
+                            // SAFETY: the masks keep the columns in 0..n.
+                            $($nv => unsafe {
+                                axpy_block_al::<S, $nv>(p, ld, xs, yq, c0, m0, m1, k0 == 0)
+                            },)*
+                            _ => unreachable!(),
+                        }
+                    };
+                }
+                block!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+                c0 += b * nl;
+                left -= b;
+            }
+            if k1 == x.len() {
+                break;
+            }
+            k0 = k1;
+        }
+    }
+
     /// `rows_dot` with `W` registers per row and 8, 4 or 2 rows per pass.
     #[inline(always)]
-    unsafe fn dot8<S: Simd, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
-        unsafe { rows_dot::<S, W, 8>(m, ld, x, y) }
+    unsafe fn dot8<S: Masked, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
+        unsafe { rows_dot_al::<S, W>(m, ld, x, y) }
     }
     #[inline(always)]
     unsafe fn dot4<S: Simd, const W: usize>(m: &[S::T], ld: usize, x: &[S::T], y: &mut [S::T]) {
@@ -509,8 +838,8 @@ mod v {
     entry!(
         axpy_512,
         "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c",
-        rows_axpy::<F32x16, 8>,
-        rows_axpy::<F64x8, 8>
+        rows_axpy_al::<F32x16, 8>,
+        rows_axpy_al::<F64x8, 8>
     );
     entry!(
         axpy_256,
@@ -690,44 +1019,64 @@ mod tests {
         v
     }
 
-    const SIZES: &[(usize, usize)] = &[
-        (1, 1),
-        (1, 17),
-        (3, 5),
-        (5, 3),
-        (7, 15),
-        (8, 16),
-        (9, 17),
-        (12, 40),
-        (13, 31),
-        (16, 8),
-        (33, 47),
-        (31, 130),
-        (64, 64),
-        (70, 257),
-        (401, 783),
+    /// (rows, cols, extra ld): odd sizes; row bytes a multiple of 64 (every
+    /// row with the same skew: aligned kernels) or not (rows a period apart
+    /// share a skew: 300x31, 133x40+2).
+    const SIZES: &[(usize, usize, usize)] = &[
+        (1, 1, 0),
+        (1, 17, 0),
+        (3, 5, 0),
+        (5, 3, 0),
+        (7, 15, 0),
+        (8, 16, 0),
+        (9, 17, 0),
+        (12, 40, 0),
+        (13, 31, 0),
+        (16, 8, 0),
+        (33, 47, 0),
+        (31, 130, 0),
+        (64, 64, 0),
+        (70, 257, 0),
+        (300, 31, 0),
+        (401, 783, 0),
+        (1, 17, 3),
+        (7, 15, 3),
+        (9, 17, 3),
+        (13, 31, 3),
+        (33, 47, 3),
+        (401, 783, 3),
+        (20, 48, 16),
+        (37, 24, 8),
+        (133, 40, 2),
+        (133, 48, 0),
+        (45, 100, 28),
     ];
 
     fn check<T: F>() {
         let mut rng = Rng(0x1234_5678_9ABC_DEF1);
-        for &(rows, cols) in SIZES {
-            for pad in [0, 3] {
+        for &(rows, cols, pad) in SIZES {
+            // Matrix starts 0..15 elements past a cache line (the skews of
+            // the aligned kernels); the last row without its padding: the
+            // kernels must not read past it.
+            for off in [0, 1, 3, 7, 12] {
                 let ld = cols + pad;
-                // The last row without its padding: the kernels must not read past it.
-                let m: Vec<T> = (0..(rows - 1) * ld + cols)
+                let buf: Vec<T> = (0..16 + (rows - 1) * ld + cols)
                     .map(|_| T::of(rng.next()))
                     .collect();
+                let skew = (buf.as_ptr() as usize % 64) / size_of::<T>();
+                let start = (64 / size_of::<T>() - skew + off) % (64 / size_of::<T>());
+                let m = &buf[start..start + (rows - 1) * ld + cols];
                 let xd: Vec<T> = (0..cols).map(|_| T::of(rng.next())).collect();
                 let xa: Vec<T> = (0..rows).map(|_| T::of(rng.next())).collect();
                 for ((name, fma, dot), (_, _, axpy)) in levels::<T>() {
-                    let what = format!("{name} {rows}x{cols} ld {ld}");
+                    let what = format!("{name} {rows}x{cols} ld {ld} skew {off}");
                     // rows_dot: bits as documented, close to f64, split ranges.
                     let mut y = vec![T::of(7.0); rows];
-                    dot(&m, ld, &xd, &mut y);
+                    dot(m, ld, &xd, &mut y);
                     let want = if fma {
-                        ref_dot::<T, true>(&m, ld, &xd, rows)
+                        ref_dot::<T, true>(m, ld, &xd, rows)
                     } else {
-                        ref_dot::<T, false>(&m, ld, &xd, rows)
+                        ref_dot::<T, false>(m, ld, &xd, rows)
                     };
                     assert_eq!(y, want, "dot order {what}");
                     for (i, &yi) in y.iter().enumerate() {
@@ -747,11 +1096,11 @@ mod tests {
                     }
                     // rows_axpy: y = m[:rows, :cols]^T xa.
                     let mut g = vec![T::of(7.0); cols];
-                    axpy(&m, ld, &xa, &mut g);
+                    axpy(m, ld, &xa, &mut g);
                     let want = if fma {
-                        ref_axpy::<T, true>(&m, ld, &xa, cols)
+                        ref_axpy::<T, true>(m, ld, &xa, cols)
                     } else {
-                        ref_axpy::<T, false>(&m, ld, &xa, cols)
+                        ref_axpy::<T, false>(m, ld, &xa, cols)
                     };
                     assert_eq!(g, want, "axpy order {what}");
                     for (j, &gj) in g.iter().enumerate() {
