@@ -2,18 +2,19 @@
 //! one column of output): the general gemm packs and tiles for a 2-D output,
 //! while a GEMV is one pass over the matrix. Two loops cover every layout
 //! whose inner stride is 1: `rows_dot` (y[i] = row i . x; 8 rows per pass on
-//! AVX-512, one register chain per row, x loaded once for all 8) and
-//! `rows_axpy` (y = sum_k x[k] * row k; blocks of 8-15 registers of y held
-//! across 32 rows at a time, so y is not re-read per row). On AVX-512 the
-//! matrix loads are aligned to cache lines whatever the matrix's address
-//! (rows of one skew together, edges masked): at L2 speed a load split over
-//! two lines costs about as much as two. Both sum in an order fixed by the
-//! sizes only, the same whatever the rows per pass, column blocking or
-//! alignment, so results are the same run to run (and whatever range of
-//! outputs a caller splits off to a thread; the AVX2 and AVX-512 paths agree
-//! too, the baseline rounds twice where they fuse). The AVX levels use
-//! explicit intrinsics, the baseline plain loops, picked at run time like
-//! `ew.rs`.
+//! AVX-512, 4 or 2 on AVX2, one accumulator chain per row and register, x
+//! loaded once per pass) and `rows_axpy` (y = sum_k x[k] * row k; on AVX-512,
+//! when the rows share a skew, blocks of 8-15 registers of y held across 32
+//! rows at a time; otherwise 4 rows per sweep over a slice of y in L1). On
+//! AVX-512 the matrix loads are aligned to cache lines whatever the matrix's
+//! address (rows of one skew together, edges masked): at L2 speed a load
+//! split over two lines costs about as much as two. Both sum in an order
+//! fixed by the sizes only, the same whatever the rows per pass, column
+//! blocking or alignment, so results are the same run to run (and whatever
+//! range of outputs a caller splits off to a thread; the AVX2 and AVX-512
+//! paths agree too, the baseline rounds twice where they fuse). The AVX
+//! levels use explicit intrinsics, the baseline plain loops, picked at run
+//! time like `ew.rs`.
 
 use super::simd::{Level, level};
 use std::ops::{Add, Mul};
@@ -175,16 +176,10 @@ mod v {
     /// Bytes ahead of the current chunk that the unaligned `rows_dot`
     /// prefetches each row (the aligned kernels do better without).
     const DOT_AHEAD: usize = 256;
-    /// Rows ahead that the unaligned `rows_axpy` prefetches its block's
-    /// columns.
-    const AXPY_AHEAD: usize = 4;
     /// Rows of `rows_axpy` per sweep of the column blocks (the sums go back to
     /// y between sweeps): few enough that the rows' streams stay few and
     /// sequential when the matrix is out of cache.
     const PANEL: usize = 32;
-    /// Matrix bytes above which the unaligned `rows_axpy` streams rows
-    /// instead (about the L2 of a core).
-    const OUT_OF_L2: usize = 3 << 19;
 
     /// A SIMD register of `N` lanes of `T`.
     pub trait Simd: Copy {
@@ -355,107 +350,6 @@ mod v {
                 dot_rows::<S, W, 1>(p.add(i * ld), ld, xp, k, yp.add(i));
                 i += 1;
             }
-        }
-    }
-
-    /// Columns `c0 + v N` (`v < NV - 1`) and `cl` (the last register, which
-    /// may overlap the one before it) of `rows_axpy`, their sums kept in `NV`
-    /// registers over all the rows: `y[j] = ((x[0] m[0][j] + 0) + x[1]
-    /// m[1][j]) + ...` in row order, as the baseline.
-    ///
-    /// # Safety
-    /// The columns lie below `y.len()`, and rows `0..x.len()` of `m` at stride
-    /// `ld` hold them; the CPU has `S`'s features.
-    #[inline(always)]
-    unsafe fn axpy_block<S: Simd, const NV: usize>(
-        m: *const S::T,
-        ld: usize,
-        x: &[S::T],
-        y: *mut S::T,
-        c0: usize,
-        cl: usize,
-        first: bool,
-    ) {
-        // SAFETY: per the contract.
-        unsafe {
-            let mut acc = [S::zero(); NV];
-            if !first {
-                for (v, a) in acc.iter_mut().take(NV - 1).enumerate() {
-                    *a = S::load(y.add(c0 + v * S::N));
-                }
-                acc[NV - 1] = S::load(y.add(cl));
-            }
-            let mut p = m;
-            for &xk in x {
-                // The block's lines AXPY_AHEAD rows down (one prefetch per
-                // register: a line of f32 or f64 in a zmm, two ymm a line).
-                for v in 0..NV {
-                    let q = p.wrapping_add(AXPY_AHEAD * ld + c0 + v * S::N);
-                    _mm_prefetch::<_MM_HINT_T0>(q as *const i8);
-                }
-                let xv = S::splat(xk);
-                for (v, a) in acc.iter_mut().take(NV - 1).enumerate() {
-                    *a = S::fma(xv, S::load(p.add(c0 + v * S::N)), *a);
-                }
-                acc[NV - 1] = S::fma(xv, S::load(p.add(cl)), acc[NV - 1]);
-                p = p.wrapping_add(ld);
-            }
-            for (v, a) in acc.iter().take(NV - 1).enumerate() {
-                a.store(y.add(c0 + v * S::N));
-            }
-            acc[NV - 1].store(y.add(cl));
-        }
-    }
-
-    /// `rows_axpy` over column blocks of `NB` registers (the last block takes
-    /// the rest: up to `2 NB - 1` registers, its last one ending at
-    /// `y.len()`); fewer columns than one register go to the baseline.
-    ///
-    /// # Safety
-    /// `fits(m.len(), ld, x.len(), y.len())`; the CPU has `S`'s features.
-    #[inline(always)]
-    unsafe fn rows_axpy<S: Simd, const NB: usize>(
-        m: &[S::T],
-        ld: usize,
-        x: &[S::T],
-        y: &mut [S::T],
-    ) {
-        let n = y.len();
-        if n < S::N {
-            return super::rows_axpy_simple::<S::T, true>(m, ld, x, y);
-        }
-        let yp = y.as_mut_ptr();
-        // Panels of PANEL rows (one, empty, when x is: y is still written).
-        let mut k0 = 0;
-        loop {
-            let k1 = x.len().min(k0 + PANEL);
-            let (p, xs) = (m.as_ptr().wrapping_add(k0 * ld), &x[k0..k1]);
-            let mut c0 = 0;
-            let mut left = n.div_ceil(S::N);
-            while left > 0 {
-                let b = if left < 2 * NB { left } else { NB };
-                let cl = if b == left {
-                    n - S::N
-                } else {
-                    c0 + (b - 1) * S::N
-                };
-                macro_rules! block {
-                    ($($nv:literal)*) => {
-                        match b {
-                            // SAFETY: c0 + (b - 2) N < cl <= n - N (contract).
-                            $($nv => unsafe { axpy_block::<S, $nv>(p, ld, xs, yp, c0, cl, k0 == 0) },)*
-                            _ => unreachable!(),
-                        }
-                    };
-                }
-                block!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
-                c0 += b * S::N;
-                left -= b;
-            }
-            if k1 == x.len() {
-                break;
-            }
-            k0 = k1;
         }
     }
 
@@ -704,13 +598,16 @@ mod v {
         }
     }
 
-    /// `axpy_block` with aligned loads: registers at `q + c0 + v N` (`q` on a
-    /// cache line, as is every row's `q + k ld`), the first and last masked
-    /// by `k0` / `k1` to the columns inside y (`yq` is y's pointer moved back
-    /// as `q`).
+    /// `NV` registers of `rows_axpy`'s sums over the rows of `x` (from `q`,
+    /// stride `ld`): registers at `q + c0 + v N` (`q` on a cache line, as is
+    /// every row's `q + k ld`), the first and last masked by `k0` / `k1` to
+    /// the columns inside y (`yq` is y's pointer moved back as `q`); each
+    /// `y[j] = ((x[0] m[0][j] + 0) + x[1] m[1][j]) + ...` in row order, as the
+    /// baseline. `first`: start from 0, else from y.
     ///
     /// # Safety
-    /// As `axpy_block`, for the columns the masks leave.
+    /// Rows `0..x.len()` from `q` hold the columns the masks leave, below
+    /// `y.len()`; the CPU has AVX-512F.
     #[inline(always)]
     unsafe fn axpy_block_al<S: Masked, const NV: usize>(
         q: *const S::T,
@@ -759,9 +656,11 @@ mod v {
         }
     }
 
-    /// `rows_axpy` with aligned loads when every row has the same skew (a
+    /// `rows_axpy` over column blocks of `NB` registers (the last block takes
+    /// the rest, up to `2 NB - 1`), each block's sums held in registers over
+    /// `PANEL` rows, with aligned loads when every row has the same skew (a
     /// row's bytes a multiple of 64, or one row): the column registers start
-    /// on cache lines, the first and last masked; else `rows_axpy`.
+    /// on cache lines, the first and last masked; else row by row over y.
     ///
     /// # Safety
     /// `fits(m.len(), ld, x.len(), y.len())`; the CPU has AVX-512F.
@@ -774,13 +673,9 @@ mod v {
     ) {
         let n = y.len();
         if !(ld * size_of::<S::T>()).is_multiple_of(64) && x.len() > 1 {
-            // Unaligned: blocks while the matrix stays in L2, else row by
-            // row over y (sequential streams; the blocks measured 3-7%
-            // slower there).
-            if x.len() * ld * size_of::<S::T>() > OUT_OF_L2 {
-                return super::rows_axpy_simple::<S::T, true>(m, ld, x, y);
-            }
-            return unsafe { rows_axpy::<S, NB>(m, ld, x, y) };
+            // Rows of different skews: row by row over y (register blocks
+            // with split loads measured no faster).
+            return super::rows_axpy_simple::<S::T, true>(m, ld, x, y);
         }
         if n == 0 {
             return;
@@ -854,8 +749,8 @@ mod v {
         super::rows_axpy_simple::<S::T, true>(m, ld, x, y)
     }
     // Blocks of `rows_axpy`: 8..15 zmm of sums (at least 8 independent FMA
-    // chains), 6..11 ymm; f64 on AVX2 goes row by row over y (blocks of 4
-    // lanes a register measured up to 11% slower than that).
+    // chains); AVX2 goes row by row over y (blocks of ymm with split loads
+    // measured up to 11% slower than that).
     entry!(
         axpy_512,
         "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c",
@@ -865,7 +760,7 @@ mod v {
     entry!(
         axpy_256,
         "avx2,fma,f16c",
-        rows_axpy::<F32x8, 6>,
+        axpy_rows::<F32x8, 6>,
         axpy_rows::<F64x4, 6>
     );
 }
