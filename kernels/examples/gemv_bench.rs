@@ -11,6 +11,10 @@ use std::time::Instant;
 
 const SIZES: &[(usize, usize)] = &[(400, 784), (64, 64), (401, 783), (1000, 1000), (4096, 4096)];
 
+/// Whether the large matrices started off a cache line (as large `Vec`s do,
+/// the callers' arrays included).
+static SKEWED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// xorshift64* in [-1, 1) (never all zeros).
 struct Rng(u64);
 impl Rng {
@@ -65,6 +69,9 @@ fn bench<T: Elem>(m: usize, k: usize) -> (f64, f64) {
     let d: Vec<T> = (0..m).map(|_| T::of(rng.next())).collect();
     let mut y = vec![T::default(); m];
     let mut g = vec![T::default(); k];
+    if m * k >= 4096 && !(a.as_ptr() as usize).is_multiple_of(64) {
+        SKEWED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let dot = best_ns(|| rows_dot(black_box(&a), k, black_box(&w), black_box(&mut y)));
     let axpy = best_ns(|| rows_axpy(black_box(&a), k, black_box(&d), black_box(&mut g)));
     (dot, axpy)
@@ -146,5 +153,8 @@ fn main() {
                 npa
             );
         }
+    }
+    if SKEWED.load(std::sync::atomic::Ordering::Relaxed) {
+        println!("(matrices of 4096+ elements started off a 64-byte cache line, as large Vecs do)");
     }
 }
