@@ -6,15 +6,16 @@
 //! loaded once per pass) and `rows_axpy` (y = sum_k x[k] * row k; on AVX-512,
 //! when the rows share a skew, blocks of 8-15 registers of y held across 32
 //! rows at a time; otherwise 4 rows per sweep over a slice of y in L1). On
-//! AVX-512 the matrix loads are aligned to cache lines whatever the matrix's
-//! address (rows of one skew together, edges masked): at L2 speed a load
-//! split over two lines costs about as much as two. Both sum in an order
-//! fixed by the sizes only, the same whatever the rows per pass, column
-//! blocking or alignment, so results are the same run to run (and whatever
-//! range of outputs a caller splits off to a thread; the AVX2 and AVX-512
-//! paths agree too, the baseline rounds twice where they fuse). The AVX
-//! levels use explicit intrinsics, the baseline plain loops, picked at run
-//! time like `ew.rs`.
+//! AVX-512 the matrix loads of `rows_dot`, and of `rows_axpy` where its rows
+//! share a skew, are aligned to cache lines whatever the matrix's address
+//! (rows of one skew together, edges masked; `rows_dot`'s few rows left over
+//! go unaligned): at L2 speed a load split over two lines costs about as much
+//! as two. Both sum in an order fixed by the sizes only, the same whatever
+//! the rows per pass, column blocking or alignment, so results are the same
+//! run to run (and whatever range of outputs a caller splits off to a thread;
+//! the AVX2 and AVX-512 paths agree too, the baseline rounds twice where they
+//! fuse). The AVX levels use explicit intrinsics, the baseline plain loops,
+//! picked at run time like `ew.rs`.
 
 use super::simd::{Level, level};
 use std::ops::{Add, Mul};
@@ -470,7 +471,7 @@ mod v {
             if km == 0 {
                 continue;
             }
-            // SAFETY: the lanes on lie inside the rows and x (contract).
+            // SAFETY: the lanes left on lie inside the rows and x (contract).
             unsafe {
                 let xv = S::load_m(x.wrapping_offset(js), km);
                 for (r, a) in acc.iter_mut().enumerate() {
