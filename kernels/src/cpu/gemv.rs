@@ -3,13 +3,14 @@
 //! while a GEMV is one pass over the matrix. Two loops cover every layout
 //! whose inner stride is 1: `rows_dot` (y[i] = row i . x; 8 rows per pass on
 //! AVX-512, 4 or 2 on AVX2, one accumulator chain per row and register, x
-//! loaded once per pass) and `rows_axpy` (y = sum_k x[k] * row k; on AVX-512,
-//! when the rows share a skew, blocks of 8-15 registers of y held across 32
-//! rows at a time; otherwise 4 rows per sweep over a slice of y in L1). On
-//! AVX-512 the matrix loads of `rows_dot`, and of `rows_axpy` where its rows
-//! share a skew, are aligned to cache lines whatever the matrix's address
-//! (rows of one skew together, edges masked; `rows_dot`'s few rows left over
-//! go unaligned): at L2 speed a load split over two lines costs about as much
+//! loaded once per pass) and `rows_axpy` (y = sum_k x[k] * row k; on AVX-512
+//! blocks of 8-15 registers of y held across 32 rows at a time, when the rows
+//! share a skew, or when they do not and the matrix is 96 KiB to 1.5 MiB;
+//! otherwise 4 rows per sweep over a slice of y in L1). On AVX-512 the
+//! matrix loads of `rows_dot` and of those blocks are aligned to cache lines
+//! whatever the matrix's address (rows of one skew together, or registers
+//! shifted into place; edges masked; `rows_dot`'s few rows left over go
+//! unaligned): at L2 speed a load split over two lines costs about as much
 //! as two. Both sum in an order fixed by the sizes only, the same whatever
 //! the rows per pass, column blocking or alignment, so results are the same
 //! run to run (and whatever range of outputs a caller splits off to a thread;
