@@ -25,6 +25,14 @@
 //! counted once); interpreter = wall - time in ops. Device times overlap the
 //! host's (GPU work is asynchronous) and are reported beside it.
 //!
+//! Host times of cheap kernel rows are sampled (two clock reads, 50-90 ns
+//! on the benchmark VM, would double the cost of a small builtin): every
+//! call of a row's first `SAMPLE_FIRST` and of a row averaging at least
+//! `HOST_EXACT_NS` is measured, else one in `SAMPLE_EVERY`, weighted like
+//! device times (`Agg::host_weight`). The others take their row's weighted
+//! mean so far, stored in the record (`host_timed: false`), so the records
+//! still sum to the time in ops.
+//!
 //! # API for the backends (the CUDA engineer)
 //! The session's recorder is installed for the thread while it runs
 //! (`Interp::run`), so these free functions need no interpreter; each is a

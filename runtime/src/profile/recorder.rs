@@ -27,6 +27,8 @@ pub struct Counters {
     pub compiles: u64,
     pub compile_ns: u64,
     pub cache_hits: u64,
+    /// Records whose host time was measured (the others' are estimated).
+    pub host_timed: u64,
     /// Peak bytes in use per device, as reported.
     pub peak: Vec<(Device, u64)>,
 }
@@ -34,7 +36,9 @@ pub struct Counters {
 /// A record that has begun and not ended.
 struct Open {
     index: usize,
-    start: Tick,
+    /// The clock at its start when its host time is measured, with the
+    /// weight it counts with in its row's estimate (`Agg::host_weight`).
+    start: Option<(Tick, u64)>,
     child_ns: u64,
     /// Kernel launches made so far.
     launches: u32,
@@ -50,6 +54,8 @@ pub struct State {
     origin: Option<Tick>,
     on_since: Option<Instant>,
     wall_before: Duration,
+    /// The last clock reading (ns from `origin`): an unmeasured record's start.
+    last_ns: u64,
     /// Every record (stored or not) in start order; `records` holds the first MAX_RECORDS.
     pub records: Records,
     pub dropped: u64,
@@ -89,6 +95,7 @@ impl State {
             origin,
             on_since: on.then_some(now),
             wall_before: Duration::ZERO,
+            last_ns: 0,
             records: Records::default(),
             dropped: 0,
             kinds: Table::default(),
@@ -172,15 +179,28 @@ impl State {
         device: Device,
         bytes_in: u64,
     ) -> Token {
-        let start = clock::now();
-        let origin = *self.origin.get_or_insert(start);
+        // Host-time sampling (`Agg::host_weight`): the clock is read for some calls only.
+        let w = match self.kernels.agg(kernel) {
+            Some(a) => {
+                let w = a.host_weight();
+                a.host_calls += 1;
+                w
+            }
+            None => 1,
+        };
+        let start = (w > 0).then(|| {
+            self.counters.host_timed += 1;
+            let t = clock::now();
+            self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
+            (t, w)
+        });
         let rec = Record {
             class,
             kind,
             kernel,
             site,
             device,
-            start_ns: start.ns_since(origin),
+            start_ns: self.last_ns,
             host_ns: 0,
             device_ns: 0,
             bytes_alloc: 0,
@@ -188,6 +208,7 @@ impl State {
             ended: false,
             launches: 0,
             timed: false,
+            host_timed: start.is_some(),
         };
         let index = if self.records.len() < MAX_RECORDS {
             self.records.push(rec);
@@ -216,13 +237,29 @@ impl State {
     /// End the innermost record begun with `tok`: its exclusive host time, output
     /// bytes, and its device when only the output tells it (creation ops).
     pub fn end(&mut self, tok: Token, bytes_out: u64, device: Option<Device>) {
-        let end = clock::now();
         if tok.generation != self.generation {
             return;
         }
         let Some(open) = self.open.pop() else { return };
-        let total = end.ns_since(open.start);
-        let own = total.saturating_sub(open.child_ns);
+        // Measured, or its kernel row's estimate (nested records' totals are out of both).
+        let (own, total) = match open.start {
+            Some((start, w)) => {
+                let end = clock::now();
+                let total = end.ns_since(start);
+                if let Some(o) = self.origin {
+                    self.last_ns = end.ns_since(o);
+                }
+                let own = total.saturating_sub(open.child_ns);
+                if let Some(a) = self.kernels.agg(tok.kernel) {
+                    a.add_host_sample(own, w);
+                }
+                (own, total)
+            }
+            None => {
+                let own = self.kernels.agg(tok.kernel).map_or(0, |a| a.host_mean_ns);
+                (own, own + open.child_ns)
+            }
+        };
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += total;
         }
@@ -320,12 +357,12 @@ impl State {
         bytes: u64,
     ) -> Token {
         let site = self.own_site(kind);
+        self.counters.host_timed += 1;
         let host_ns = host.as_nanos() as u64;
         let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
         let now = clock::now();
-        let start_ns = now
-            .ns_since(*self.origin.get_or_insert(now))
-            .saturating_sub(host_ns);
+        self.last_ns = now.ns_since(*self.origin.get_or_insert(now));
+        let start_ns = self.last_ns.saturating_sub(host_ns);
         let rec = Record {
             class,
             kind,
@@ -340,6 +377,7 @@ impl State {
             ended: true,
             launches: 0,
             timed: device_ns > 0,
+            host_timed: true,
         };
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += host_ns;
@@ -384,8 +422,9 @@ impl State {
             a.bytes_moved += moved;
             if has_device {
                 a.exact_host_ns += own;
+                // Nothing else here changes what `refresh` derives.
+                a.refresh();
             }
-            a.refresh();
         }
     }
 
