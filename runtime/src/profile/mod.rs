@@ -75,6 +75,7 @@
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
 
+mod backend;
 mod builtin;
 mod clock;
 mod grad;
