@@ -141,3 +141,41 @@ impl<T> Drop for Guard<'_, T> {
         self.lock.release_if_unused();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::RunLock;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    #[test]
+    fn another_thread_waits_for_the_run_to_end() {
+        let l = Arc::new(RunLock::new(0u32));
+        l.hold();
+        *l.lock() += 1; // the holder borrows without waiting
+        let got = Arc::new(AtomicBool::new(false));
+        let t = {
+            let (l, got) = (l.clone(), got.clone());
+            std::thread::spawn(move || {
+                *l.lock() += 10;
+                got.store(true, Ordering::SeqCst);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!got.load(Ordering::SeqCst), "taken during the run");
+        *l.lock() += 1;
+        l.unhold();
+        t.join().unwrap();
+        assert!(got.load(Ordering::SeqCst));
+        assert_eq!(*l.lock(), 12);
+    }
+
+    #[test]
+    #[should_panic(expected = "already borrowed")]
+    fn a_second_borrow_on_one_thread_panics() {
+        let l = RunLock::new(0u32);
+        let _a = l.lock();
+        let _b = l.lock();
+    }
+}
