@@ -6,6 +6,8 @@
 # Each round runs both builds one after the other (interleaved) and each
 # takes the best of `reps` runs; the table shows the median over the rounds
 # (and the spread of the off/no-hooks ratio), as the machine is noisy.
+# Times are the benchmark thread's CPU time (PROFILE_OVERHEAD_CLOCK=wall for
+# wall time): see runtime/examples/profile_overhead.rs.
 # Usage: bench/profile_overhead.sh [reps] [rounds]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -6,10 +6,64 @@
 //! Usage: profile_overhead [reps]  — prints one line per program:
 //! `<name> off_s=<best seconds, profile off> on_s=<best seconds, profile on>`.
 //! `PROFILE_OVERHEAD_ONLY=<name>` runs one program only.
+//!
+//! Seconds are the thread's CPU time (user + system, page faults included),
+//! not wall time: on a machine shared with builds, wall times of one loop
+//! moved by 2x between runs (time spent descheduled); the loops are
+//! single-threaded (8-element arrays). `PROFILE_OVERHEAD_CLOCK=wall` times
+//! wall-clock seconds instead.
 
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Flags, Session};
 use std::time::Instant;
+
+/// Seconds by the chosen clock: this thread's CPU time, or wall time.
+#[derive(Clone, Copy)]
+enum Clock {
+    ThreadCpu,
+    Wall(Instant),
+}
+
+#[cfg(target_os = "linux")]
+fn thread_cpu_s() -> f64 {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_s() -> f64 {
+    unimplemented!("PROFILE_OVERHEAD_CLOCK=wall off Linux")
+}
+
+impl Clock {
+    fn from_env() -> Clock {
+        match std::env::var("PROFILE_OVERHEAD_CLOCK").as_deref() {
+            Ok("wall") => Clock::Wall(Instant::now()),
+            _ => Clock::ThreadCpu,
+        }
+    }
+    fn now_s(self) -> f64 {
+        match self {
+            Clock::ThreadCpu => thread_cpu_s(),
+            Clock::Wall(t0) => t0.elapsed().as_secs_f64(),
+        }
+    }
+}
 
 /// (name, set-up, timed loop). The loops avoid printing.
 const PROGRAMS: &[(&str, &str, &str)] = &[
@@ -41,7 +95,7 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
 ];
 
 /// Seconds for one run of `body` in a fresh session, or the error.
-fn time_once(setup: &str, body: &str, profile: bool) -> Result<f64, String> {
+fn time_once(clock: Clock, setup: &str, body: &str, profile: bool) -> Result<f64, String> {
     let flags = Flags {
         profile,
         ..Flags::default()
@@ -50,9 +104,9 @@ fn time_once(setup: &str, body: &str, profile: bool) -> Result<f64, String> {
     if let Some(e) = s.execute(setup, "setup").error {
         return Err(e.evalue());
     }
-    let t0 = Instant::now();
+    let t0 = clock.now_s();
     let out = s.execute(body, "bench");
-    let t = t0.elapsed().as_secs_f64();
+    let t = clock.now_s() - t0;
     match out.error {
         Some(e) => Err(e.evalue()),
         None => Ok(t),
@@ -71,6 +125,7 @@ fn main() {
     };
     // PROFILE_OVERHEAD_ONLY=<name>: one program only (for perf).
     let only = std::env::var("PROFILE_OVERHEAD_ONLY").ok();
+    let clock = Clock::from_env();
     for (name, setup, body) in PROGRAMS {
         if only.as_deref().is_some_and(|o| o != *name) {
             continue;
@@ -78,7 +133,10 @@ fn main() {
         let (mut off, mut on) = (f64::INFINITY, f64::INFINITY);
         let mut err = None;
         for _ in 0..reps {
-            match (time_once(setup, body, false), time_once(setup, body, true)) {
+            match (
+                time_once(clock, setup, body, false),
+                time_once(clock, setup, body, true),
+            ) {
                 (Ok(a), Ok(b)) => {
                     off = off.min(a);
                     on = on.min(b);

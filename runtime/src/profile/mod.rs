@@ -25,6 +25,14 @@
 //! counted once); interpreter = wall - time in ops. Device times overlap the
 //! host's (GPU work is asynchronous) and are reported beside it.
 //!
+//! Host times of cheap kernel rows are sampled (two clock reads, 50-90 ns
+//! on the benchmark VM, would double the cost of a small builtin): every
+//! call of a row's first `SAMPLE_FIRST` and of a row averaging at least
+//! `HOST_EXACT_NS` is measured, else one in `SAMPLE_EVERY`, weighted like
+//! device times (`Agg::host_weight`). The others take their row's weighted
+//! mean so far, stored in the record (`host_timed: false`), so the records
+//! still sum to the time in ops.
+//!
 //! # API for the backends (the CUDA engineer)
 //! The session's recorder is installed for the thread while it runs
 //! (`Interp::run`), so these free functions need no interpreter; each is a
@@ -67,23 +75,27 @@
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
 
+mod backend;
 mod builtin;
 mod clock;
 mod grad;
 mod hooks;
+mod lock;
 pub mod recorder;
 mod records;
 mod report;
 
 pub use builtin::OPS;
 pub use grad::{GradOf, GradRecord};
+pub use lock::Guard;
 pub use recorder::{Class, Direction, Record, State};
 pub use report::{to_html, to_json, to_text};
 
 use crate::device::Device;
 use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// False when the interpreter's hooks are compiled out (`no-profile-hooks`).
@@ -96,19 +108,23 @@ pub struct Profiler(Arc<Shared>);
 struct Shared {
     /// Mirrors `State::is_on`, read without the lock by the backends' hooks.
     on: AtomicBool,
-    state: Mutex<State>,
+    /// Held by the thread running the session (`enter`): see `lock.rs`.
+    state: lock::RunLock<State>,
 }
 
 impl Profiler {
     pub fn new(on: bool) -> Profiler {
         Profiler(Arc::new(Shared {
             on: AtomicBool::new(on),
-            state: Mutex::new(State::new(on)),
+            state: lock::RunLock::new(State::new(on)),
         }))
     }
-    /// The recorder's state (a poisoned lock is taken over: records are plain data).
-    pub fn lock(&self) -> MutexGuard<'_, State> {
-        self.0.state.lock().unwrap_or_else(|e| e.into_inner())
+    /// The recorder's state: no atomic operation on the thread running the
+    /// session, else it waits for the run to end. One borrow at a time per
+    /// thread (a second panics). A panic leaves plain data: no poisoning.
+    #[inline]
+    pub fn lock(&self) -> Guard<'_, State> {
+        self.0.state.lock()
     }
     /// Switch recording on or off (`set profile = ...`).
     pub fn set_on(&self, on: bool) {
@@ -127,24 +143,36 @@ thread_local! {
     static CURRENT: RefCell<Option<Profiler>> = const { RefCell::new(None) };
 }
 
-/// Restores the thread's previous recorder when dropped.
-pub struct Entered(Option<Profiler>);
+/// Restores the thread's previous recorder and lets go of this one's lock
+/// when dropped (on the thread that entered).
+pub struct Entered {
+    prev: Option<Profiler>,
+    entered: Profiler,
+    _not_send: PhantomData<*const ()>,
+}
 
 impl Drop for Entered {
     fn drop(&mut self) {
-        let prev = self.0.take();
+        let prev = self.prev.take();
         CURRENT.with(|c| *c.borrow_mut() = prev);
+        self.entered.0.state.unhold();
     }
 }
 
-/// Make `p` the recorder the backends report to on this thread.
+/// Make `p` the recorder the backends report to on this thread, holding its
+/// lock until the guard is dropped (records then take no atomic operation).
 /// An outermost run starts with no open records (a panic may have left some).
 pub fn enter(p: &Profiler) -> Entered {
+    p.0.state.hold();
     let prev = CURRENT.with(|c| c.borrow_mut().replace(p.clone()));
     if prev.is_none() {
         p.lock().clear_open();
     }
-    Entered(prev)
+    Entered {
+        prev,
+        entered: p.clone(),
+        _not_send: PhantomData,
+    }
 }
 
 /// Run `f` on the thread's recorder when profiling is on.

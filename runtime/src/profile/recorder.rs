@@ -1,8 +1,9 @@
-//! The recorder: begin/end of records with exclusive host times, device
-//! times that arrive at sync points, running aggregates for the three tables,
-//! and the global counters. One per session, behind a mutex so that backends
-//! can reach it too.
+//! The recorder: begin/end of records with exclusive (measured or sampled)
+//! host times and the running aggregates for the three tables; what the
+//! backends report is in `backend.rs`. One per session, behind the run lock
+//! (`lock.rs`) so that backends can reach it too.
 
+pub use super::backend::Counters;
 use super::clock::{self, Tick};
 pub use super::records::*;
 use crate::device::Device;
@@ -10,36 +11,17 @@ use crate::interp::Source;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Global counters reported by the backends.
-#[derive(Clone, Debug, Default)]
-pub struct Counters {
-    pub launches: u64,
-    /// Launches timed with CUDA events (the others are sampled out).
-    pub timed_launches: u64,
-    pub syncs: u64,
-    pub sync_ns: u64,
-    pub h2d_bytes: u64,
-    pub h2d_ns: u64,
-    pub d2h_bytes: u64,
-    pub d2h_ns: u64,
-    pub d2d_bytes: u64,
-    pub d2d_ns: u64,
-    pub compiles: u64,
-    pub compile_ns: u64,
-    pub cache_hits: u64,
-    /// Peak bytes in use per device, as reported.
-    pub peak: Vec<(Device, u64)>,
-}
-
 /// A record that has begun and not ended.
-struct Open {
-    index: usize,
-    start: Tick,
-    child_ns: u64,
+pub(super) struct Open {
+    pub(super) index: usize,
+    /// The clock at its start when its host time is measured, with the
+    /// weight it counts with in its row's estimate (`Agg::host_weight`).
+    pub(super) start: Option<(Tick, u64)>,
+    pub(super) child_ns: u64,
     /// Kernel launches made so far.
-    launches: u32,
+    pub(super) launches: u32,
     /// Its launches' sampling weight, decided at its first launch (0: not timed).
-    weight: Option<u64>,
+    pub(super) weight: Option<u64>,
 }
 
 /// Everything recorded since profiling began or was last reset.
@@ -47,9 +29,11 @@ pub struct State {
     /// Bumped by reset: tokens of an older generation are ignored.
     pub generation: u32,
     /// Records' start times count from here (set when profiling first starts).
-    origin: Option<Tick>,
+    pub(super) origin: Option<Tick>,
     on_since: Option<Instant>,
     wall_before: Duration,
+    /// The last clock reading (ns from `origin`): an unmeasured record's start.
+    pub(super) last_ns: u64,
     /// Every record (stored or not) in start order; `records` holds the first MAX_RECORDS.
     pub records: Records,
     pub dropped: u64,
@@ -57,7 +41,7 @@ pub struct State {
     pub kernels: Table<String>,
     pub sites: Table<Site>,
     pub counters: Counters,
-    open: Vec<Open>,
+    pub(super) open: Vec<Open>,
     /// Records beyond MAX_RECORDS that are still open (by depth).
     overflow: Vec<Record>,
     /// Sources of the user functions being called, innermost last (their
@@ -89,6 +73,7 @@ impl State {
             origin,
             on_since: on.then_some(now),
             wall_before: Duration::ZERO,
+            last_ns: 0,
             records: Records::default(),
             dropped: 0,
             kinds: Table::default(),
@@ -172,15 +157,28 @@ impl State {
         device: Device,
         bytes_in: u64,
     ) -> Token {
-        let start = clock::now();
-        let origin = *self.origin.get_or_insert(start);
+        // Host-time sampling (`Agg::host_weight`): the clock is read for some calls only.
+        let w = match self.kernels.agg(kernel) {
+            Some(a) => {
+                let w = a.host_weight();
+                a.host_calls += 1;
+                w
+            }
+            None => 1,
+        };
+        let start = (w > 0).then(|| {
+            self.counters.host_timed += 1;
+            let t = clock::now();
+            self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
+            (t, w)
+        });
         let rec = Record {
             class,
             kind,
             kernel,
             site,
             device,
-            start_ns: start.ns_since(origin),
+            start_ns: self.last_ns,
             host_ns: 0,
             device_ns: 0,
             bytes_alloc: 0,
@@ -188,6 +186,7 @@ impl State {
             ended: false,
             launches: 0,
             timed: false,
+            host_timed: start.is_some(),
         };
         let index = if self.records.len() < MAX_RECORDS {
             self.records.push(rec);
@@ -216,13 +215,29 @@ impl State {
     /// End the innermost record begun with `tok`: its exclusive host time, output
     /// bytes, and its device when only the output tells it (creation ops).
     pub fn end(&mut self, tok: Token, bytes_out: u64, device: Option<Device>) {
-        let end = clock::now();
         if tok.generation != self.generation {
             return;
         }
         let Some(open) = self.open.pop() else { return };
-        let total = end.ns_since(open.start);
-        let own = total.saturating_sub(open.child_ns);
+        // Measured, or its kernel row's estimate (nested records' totals are out of both).
+        let (own, total) = match open.start {
+            Some((start, w)) => {
+                let end = clock::now();
+                let total = end.ns_since(start);
+                if let Some(o) = self.origin {
+                    self.last_ns = end.ns_since(o);
+                }
+                let own = total.saturating_sub(open.child_ns);
+                if let Some(a) = self.kernels.agg(tok.kernel) {
+                    a.add_host_sample(own, w);
+                }
+                (own, total)
+            }
+            None => {
+                let own = self.kernels.agg(tok.kernel).map_or(0, |a| a.host_mean_ns);
+                (own, own + open.child_ns)
+            }
+        };
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += total;
         }
@@ -255,7 +270,7 @@ impl State {
     }
 
     /// The kind, kernel and site rows of a token.
-    fn aggs3(&mut self, tok: &Token) -> impl Iterator<Item = &mut Agg> {
+    pub(super) fn aggs3(&mut self, tok: &Token) -> impl Iterator<Item = &mut Agg> {
         [
             self.kinds.agg(tok.kind),
             self.kernels.agg(tok.kernel),
@@ -265,111 +280,14 @@ impl State {
         .flatten()
     }
 
-    /// A kernel launch: counted, on the innermost open record's rows, with the
-    /// weight its device time will count with (0: don't time it). A record's
-    /// launches share the weight decided at its first, by the number of earlier
-    /// calls of its kernel row that launched (`sample_weight`).
-    pub fn launch(&mut self) -> Option<(Token, u64)> {
-        self.counters.launches += 1;
-        let tok = self.current()?;
-        let open = self.open.last_mut()?;
-        open.launches += 1;
-        let first = open.weight.is_none();
-        let w = *open.weight.get_or_insert_with(|| {
-            sample_weight(self.kernels.agg(tok.kernel).map_or(0, |a| a.launch_calls))
-        });
-        if w > 0 {
-            self.counters.timed_launches += 1;
-        }
-        for a in self.aggs3(&tok) {
-            a.launches += 1;
-            a.launch_calls += first as u64;
-            a.refresh();
-        }
-        Some((tok, w))
-    }
-
-    /// A timed launch's device time, counting `weight` times in its rows'
-    /// estimates (the record keeps the time measured).
-    pub fn add_sampled_time(&mut self, tok: Token, d: Duration, weight: u64) {
-        if tok.generation != self.generation || weight == 0 {
-            return;
-        }
-        let ns = d.as_nanos() as u64;
-        if let Some(r) = self.records.get_mut(tok.index) {
-            r.device_ns += ns;
-        }
-        for a in self.aggs3(&tok) {
-            a.sampled_ns += ns * weight;
-            a.sampled_w += weight;
-            a.timed_launches += 1;
-            a.refresh();
-        }
-    }
-
-    /// A finished record whose host time was measured elsewhere (transfers,
-    /// compiles); the token takes a device time that arrives later.
-    pub fn complete(
+    pub(super) fn add_to_aggs(
         &mut self,
-        class: Class,
-        kind: u32,
-        kernel: u32,
-        device: Device,
-        host: Duration,
-        device_time: Option<Duration>,
-        bytes: u64,
-    ) -> Token {
-        let site = self.own_site(kind);
-        let host_ns = host.as_nanos() as u64;
-        let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
-        let now = clock::now();
-        let start_ns = now
-            .ns_since(*self.origin.get_or_insert(now))
-            .saturating_sub(host_ns);
-        let rec = Record {
-            class,
-            kind,
-            kernel,
-            site,
-            device,
-            start_ns,
-            host_ns,
-            device_ns,
-            bytes_alloc: 0,
-            bytes_moved: bytes,
-            ended: true,
-            launches: 0,
-            timed: device_ns > 0,
-        };
-        if let Some(parent) = self.open.last_mut() {
-            parent.child_ns += host_ns;
-        }
-        let stored = self.records.len() < MAX_RECORDS;
-        let tok = Token {
-            generation: self.generation,
-            index: if stored {
-                self.records.len()
-            } else {
-                usize::MAX
-            },
-            kind,
-            kernel,
-            site,
-        };
-        self.add_to_aggs(&tok, 0, bytes, host_ns, device_ns > 0);
-        for a in self.aggs3(&tok) {
-            a.exact_ns += device_ns;
-            a.refresh();
-        }
-        if stored {
-            self.records.push(rec);
-        } else {
-            self.dropped += 1;
-        }
-        tok
-    }
-
-    fn add_to_aggs(&mut self, tok: &Token, alloc: u64, moved: u64, own: u64, has_device: bool) {
+        tok: &Token,
+        alloc: u64,
+        moved: u64,
+        own: u64,
+        has_device: bool,
+    ) {
         for a in [
             self.kinds.agg(tok.kind),
             self.kernels.agg(tok.kernel),
@@ -384,31 +302,9 @@ impl State {
             a.bytes_moved += moved;
             if has_device {
                 a.exact_host_ns += own;
+                // Nothing else here changes what `refresh` derives.
+                a.refresh();
             }
-            a.refresh();
-        }
-    }
-
-    /// An exact device time for a record (a copy's, read at a sync point):
-    /// not sampled, not scaled.
-    pub fn add_device_time(&mut self, tok: Token, d: Duration) {
-        if tok.generation != self.generation {
-            return;
-        }
-        let ns = d.as_nanos() as u64;
-        // The first device time of an ended record replaces its host time in the tables.
-        let mut replaced_host = 0;
-        if let Some(r) = self.records.get_mut(tok.index) {
-            if r.ended && r.device_ns == 0 {
-                replaced_host = r.host_ns;
-            }
-            r.device_ns += ns;
-            r.timed = true;
-        }
-        for a in self.aggs3(&tok) {
-            a.exact_ns += ns;
-            a.exact_host_ns += replaced_host;
-            a.refresh();
         }
     }
 
@@ -441,42 +337,9 @@ impl State {
         }
     }
 
-    /// The current site as its own row for a transfer or compile: `file:line [transfer H2D] text`.
-    fn own_site(&mut self, kind: u32) -> u32 {
-        let site = self.current_site();
-        let label = self
-            .kinds
-            .names
-            .get(kind as usize)
-            .cloned()
-            .unwrap_or_default();
-        let base = self.sites.names.get(site as usize).cloned();
-        self.sites
-            .intern(mix(mix(10, site as u64), kind as u64), || {
-                let base = base.unwrap_or(Site {
-                    file: String::new(),
-                    line: 0,
-                    text: String::new(),
-                });
-                Site {
-                    file: base.file,
-                    line: base.line,
-                    text: format!("[{label}] {}", base.text),
-                }
-            })
-    }
-
     /// Time spent inside records (exclusive host times, every record counted once).
     pub fn op_time(&self) -> Duration {
         let ns: u64 = self.kinds.aggs.iter().map(|a| a.host_ns).sum();
         Duration::from_nanos(ns)
-    }
-
-    /// Note a device's bytes in use; keeps the peak.
-    pub fn memory(&mut self, device: Device, in_use: u64) {
-        match self.counters.peak.iter_mut().find(|(d, _)| *d == device) {
-            Some((_, p)) => *p = (*p).max(in_use),
-            None => self.counters.peak.push((device, in_use)),
-        }
     }
 }

@@ -71,7 +71,15 @@ pub struct Record {
     pub launches: u32,
     /// Whether its launches were timed (sampling: see `sample_weight`).
     pub timed: bool,
+    /// Whether `host_ns` was measured (else it is its kernel row's estimate:
+    /// see `Agg::host_weight`).
+    pub host_timed: bool,
 }
+
+/// A kernel row whose measured host time per call (exclusive) averages at
+/// least this has every call's host time measured; cheaper rows are sampled
+/// like device times (`Agg::host_weight`): two clock reads cost 50-90 ns.
+pub const HOST_EXACT_NS: u64 = 2_000;
 
 /// Calls of each kernel row whose launches are all timed.
 pub const SAMPLE_FIRST: u64 = 4;
@@ -126,6 +134,14 @@ pub struct Agg {
     pub exact_host_ns: u64,
     /// Host time of the records that launched a kernel.
     pub launch_host_ns: u64,
+    /// Calls begun (host-time sampling counts these; kernel rows only).
+    pub host_calls: u64,
+    /// Sum of weight * measured exclusive host time over the calls measured.
+    pub host_sampled_ns: u64,
+    /// Sum of their weights.
+    pub host_sampled_w: u64,
+    /// `host_sampled_ns / host_sampled_w` (kept: no division a record).
+    pub host_mean_ns: u64,
 }
 
 impl Agg {
@@ -140,6 +156,27 @@ impl Agg {
                 None => (self.sampled_ns as u128 * n as u128 / self.sampled_w as u128) as u64,
             }
         })
+    }
+
+    /// The host-time weight of this kernel row's next call (0: its host time
+    /// is not measured but estimated, `host_mean_ns`): 1 for its first
+    /// `SAMPLE_FIRST` calls and for every call of a row that averages at
+    /// least `HOST_EXACT_NS`, else `sample_weight` (one call in `SAMPLE_EVERY`).
+    #[inline]
+    pub fn host_weight(&self) -> u64 {
+        if self.host_calls < SAMPLE_FIRST || self.host_mean_ns >= HOST_EXACT_NS {
+            1
+        } else {
+            sample_weight(self.host_calls)
+        }
+    }
+
+    /// A measured exclusive host time, counting `w` times in the row's mean.
+    #[inline]
+    pub fn add_host_sample(&mut self, own_ns: u64, w: u64) {
+        self.host_sampled_ns += own_ns.saturating_mul(w);
+        self.host_sampled_w += w;
+        self.host_mean_ns = self.host_sampled_ns / self.host_sampled_w;
     }
 
     /// Recompute `device_ns` and `host_ns_with_device` from the parts.

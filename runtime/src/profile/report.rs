@@ -116,7 +116,13 @@ fn global_lines(st: &State) -> Vec<(String, String)> {
         ("wall time".into(), fmt_time(wall)),
         (
             "in ops (host)".into(),
-            format!("{} ({:.1}%)", fmt_time(ops), pct(ops)),
+            format!(
+                "{} ({:.1}%; measured for {} of {} records, the others estimated per kernel row)",
+                fmt_time(ops),
+                pct(ops),
+                c.host_timed,
+                st.records.len() as u64 + st.dropped
+            ),
         ),
         (
             "in the interpreter".into(),
@@ -349,7 +355,7 @@ pub fn to_json(st: &State) -> String {
     );
     let _ = writeln!(
         s,
-        "  \"counters\": {{\"launches\": {}, \"timed_launches\": {}, \"syncs\": {}, \"sync_s\": {}, \"h2d_bytes\": {}, \"h2d_s\": {}, \"d2h_bytes\": {}, \"d2h_s\": {}, \"d2d_bytes\": {}, \"d2d_s\": {}, \"compiles\": {}, \"compile_s\": {}, \"cache_hits\": {}}},",
+        "  \"counters\": {{\"launches\": {}, \"timed_launches\": {}, \"syncs\": {}, \"sync_s\": {}, \"h2d_bytes\": {}, \"h2d_s\": {}, \"d2h_bytes\": {}, \"d2h_s\": {}, \"d2d_bytes\": {}, \"d2d_s\": {}, \"compiles\": {}, \"compile_s\": {}, \"cache_hits\": {}, \"host_timed\": {}}},",
         c.launches,
         c.timed_launches,
         c.syncs,
@@ -362,7 +368,8 @@ pub fn to_json(st: &State) -> String {
         secs(c.d2d_ns),
         c.compiles,
         secs(c.compile_ns),
-        c.cache_hits
+        c.cache_hits,
+        c.host_timed
     );
     let peaks: Vec<String> = c
         .peak
@@ -392,7 +399,7 @@ pub fn to_json(st: &State) -> String {
         };
         let _ = write!(
             s,
-            "{}\n    {{\"class\": {}, \"kind\": {}, \"kernel\": {}, \"file\": {}, \"line\": {line}, \"stmt\": {}, \"device\": {}, \"start_s\": {}, \"host_s\": {}, \"device_s\": {dev_s}, \"launches\": {}, \"timed\": {}, \"bytes_alloc\": {}, \"bytes_moved\": {}}}",
+            "{}\n    {{\"class\": {}, \"kind\": {}, \"kernel\": {}, \"file\": {}, \"line\": {line}, \"stmt\": {}, \"device\": {}, \"start_s\": {}, \"host_s\": {}, \"host_timed\": {}, \"device_s\": {dev_s}, \"launches\": {}, \"timed\": {}, \"bytes_alloc\": {}, \"bytes_moved\": {}}}",
             if i == 0 { "" } else { "," },
             json_str(r.class.name()),
             json_str(kind),
@@ -402,6 +409,7 @@ pub fn to_json(st: &State) -> String {
             json_str(&r.device.to_string()),
             secs(r.start_ns),
             secs(r.host_ns),
+            r.host_timed,
             r.launches,
             r.timed,
             r.bytes_alloc,

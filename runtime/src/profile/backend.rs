@@ -1,0 +1,192 @@
+//! The recorder's side of what the backends report: kernel launches and
+//! their sampled device times, copies' exact device times, records completed
+//! elsewhere (transfers, compiles) with their own site rows, the global
+//! counters and each device's peak memory.
+
+use super::clock;
+use super::recorder::{Class, MAX_RECORDS, Record, Site, State, Token, mix, sample_weight};
+use crate::device::Device;
+use std::time::Duration;
+
+/// Global counters reported by the backends.
+#[derive(Clone, Debug, Default)]
+pub struct Counters {
+    pub launches: u64,
+    /// Launches timed with CUDA events (the others are sampled out).
+    pub timed_launches: u64,
+    pub syncs: u64,
+    pub sync_ns: u64,
+    pub h2d_bytes: u64,
+    pub h2d_ns: u64,
+    pub d2h_bytes: u64,
+    pub d2h_ns: u64,
+    pub d2d_bytes: u64,
+    pub d2d_ns: u64,
+    pub compiles: u64,
+    pub compile_ns: u64,
+    pub cache_hits: u64,
+    /// Records whose host time was measured (the others' are estimated).
+    pub host_timed: u64,
+    /// Peak bytes in use per device, as reported.
+    pub peak: Vec<(Device, u64)>,
+}
+
+impl State {
+    /// A kernel launch: counted, on the innermost open record's rows, with the
+    /// weight its device time will count with (0: don't time it). A record's
+    /// launches share the weight decided at its first, by the number of earlier
+    /// calls of its kernel row that launched (`sample_weight`).
+    pub fn launch(&mut self) -> Option<(Token, u64)> {
+        self.counters.launches += 1;
+        let tok = self.current()?;
+        let open = self.open.last_mut()?;
+        open.launches += 1;
+        let first = open.weight.is_none();
+        let w = *open.weight.get_or_insert_with(|| {
+            sample_weight(self.kernels.agg(tok.kernel).map_or(0, |a| a.launch_calls))
+        });
+        if w > 0 {
+            self.counters.timed_launches += 1;
+        }
+        for a in self.aggs3(&tok) {
+            a.launches += 1;
+            a.launch_calls += first as u64;
+            a.refresh();
+        }
+        Some((tok, w))
+    }
+
+    /// A timed launch's device time, counting `weight` times in its rows'
+    /// estimates (the record keeps the time measured).
+    pub fn add_sampled_time(&mut self, tok: Token, d: Duration, weight: u64) {
+        if tok.generation != self.generation || weight == 0 {
+            return;
+        }
+        let ns = d.as_nanos() as u64;
+        if let Some(r) = self.records.get_mut(tok.index) {
+            r.device_ns += ns;
+        }
+        for a in self.aggs3(&tok) {
+            a.sampled_ns += ns * weight;
+            a.sampled_w += weight;
+            a.timed_launches += 1;
+            a.refresh();
+        }
+    }
+
+    /// A finished record whose host time was measured elsewhere (transfers,
+    /// compiles); the token takes a device time that arrives later.
+    pub fn complete(
+        &mut self,
+        class: Class,
+        kind: u32,
+        kernel: u32,
+        device: Device,
+        host: Duration,
+        device_time: Option<Duration>,
+        bytes: u64,
+    ) -> Token {
+        let site = self.own_site(kind);
+        self.counters.host_timed += 1;
+        let host_ns = host.as_nanos() as u64;
+        let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
+        let now = clock::now();
+        self.last_ns = now.ns_since(*self.origin.get_or_insert(now));
+        let start_ns = self.last_ns.saturating_sub(host_ns);
+        let rec = Record {
+            class,
+            kind,
+            kernel,
+            site,
+            device,
+            start_ns,
+            host_ns,
+            device_ns,
+            bytes_alloc: 0,
+            bytes_moved: bytes,
+            ended: true,
+            launches: 0,
+            timed: device_ns > 0,
+            host_timed: true,
+        };
+        if let Some(parent) = self.open.last_mut() {
+            parent.child_ns += host_ns;
+        }
+        let stored = self.records.len() < MAX_RECORDS;
+        let tok = Token {
+            generation: self.generation,
+            index: if stored {
+                self.records.len()
+            } else {
+                usize::MAX
+            },
+            kind,
+            kernel,
+            site,
+        };
+        self.add_to_aggs(&tok, 0, bytes, host_ns, device_ns > 0);
+        for a in self.aggs3(&tok) {
+            a.exact_ns += device_ns;
+            a.refresh();
+        }
+        if stored {
+            self.records.push(rec);
+        } else {
+            self.dropped += 1;
+        }
+        tok
+    }
+    /// An exact device time for a record (a copy's, read at a sync point):
+    /// not sampled, not scaled.
+    pub fn add_device_time(&mut self, tok: Token, d: Duration) {
+        if tok.generation != self.generation {
+            return;
+        }
+        let ns = d.as_nanos() as u64;
+        // The first device time of an ended record replaces its host time in the tables.
+        let mut replaced_host = 0;
+        if let Some(r) = self.records.get_mut(tok.index) {
+            if r.ended && r.device_ns == 0 {
+                replaced_host = r.host_ns;
+            }
+            r.device_ns += ns;
+            r.timed = true;
+        }
+        for a in self.aggs3(&tok) {
+            a.exact_ns += ns;
+            a.exact_host_ns += replaced_host;
+            a.refresh();
+        }
+    }
+    /// The current site as its own row for a transfer or compile: `file:line [transfer H2D] text`.
+    fn own_site(&mut self, kind: u32) -> u32 {
+        let site = self.current_site();
+        let label = self
+            .kinds
+            .names
+            .get(kind as usize)
+            .cloned()
+            .unwrap_or_default();
+        let base = self.sites.names.get(site as usize).cloned();
+        self.sites
+            .intern(mix(mix(10, site as u64), kind as u64), || {
+                let base = base.unwrap_or(Site {
+                    file: String::new(),
+                    line: 0,
+                    text: String::new(),
+                });
+                Site {
+                    file: base.file,
+                    line: base.line,
+                    text: format!("[{label}] {}", base.text),
+                }
+            })
+    }
+    /// Note a device's bytes in use; keeps the peak.
+    pub fn memory(&mut self, device: Device, in_use: u64) {
+        match self.counters.peak.iter_mut().find(|(d, _)| *d == device) {
+            Some((_, p)) => *p = (*p).max(in_use),
+            None => self.counters.peak.push((device, in_use)),
+        }
+    }
+}
