@@ -9,8 +9,9 @@ use std::sync::Mutex;
 
 /// Buffers smaller than this go straight back to malloc (its own caches are fast).
 const MIN_BYTES: usize = 512;
-/// At most this many buffers are kept...
-const MAX_KEPT: usize = 8;
+/// At most this many buffers are kept (a training step's forward pass makes
+/// a few dozen outputs while the previous step's tape frees as many)...
+const MAX_KEPT: usize = 32;
 /// ...holding at most this many bytes in all.
 const MAX_TOTAL: usize = 256 << 20;
 

@@ -13,33 +13,61 @@ use gcalc_lang::ast::*;
 /// Deepest expression nesting evaluated before an error (instead of a stack overflow).
 const MAX_DEPTH: usize = 400;
 
+/// The ops behind the operators, in the order `binop_def`, `cmp_def` and
+/// `NEGATIVE` index them (looked up once, not at every evaluation).
+const OPERATOR_OPS: [&str; 15] = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "mod",
+    "power",
+    "matmul",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "negative",
+];
+const NEGATIVE: usize = 14;
+
+fn operator_op(i: usize) -> Result<&'static OpDef> {
+    static TABLE: std::sync::OnceLock<Vec<Option<&'static OpDef>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| OPERATOR_OPS.iter().map(|n| ops::lookup(n)).collect());
+    table[i].ok_or_else(|| {
+        Error::internal(format!(
+            "op `{}` missing from the op table",
+            OPERATOR_OPS[i]
+        ))
+    })
+}
+
 pub(crate) fn binop_def(op: BinOp) -> Result<&'static OpDef> {
-    let name = match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "subtract",
-        BinOp::Mul => "multiply",
-        BinOp::Div => "divide",
-        BinOp::FloorDiv => "floor_divide",
-        BinOp::Mod => "mod",
-        BinOp::Pow => "power",
-        BinOp::MatMul => "matmul",
-    };
-    ops::lookup(name)
-        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+    operator_op(match op {
+        BinOp::Add => 0,
+        BinOp::Sub => 1,
+        BinOp::Mul => 2,
+        BinOp::Div => 3,
+        BinOp::FloorDiv => 4,
+        BinOp::Mod => 5,
+        BinOp::Pow => 6,
+        BinOp::MatMul => 7,
+    })
 }
 
 fn cmp_def(op: CmpOp) -> Result<&'static OpDef> {
-    let name = match op {
-        CmpOp::Eq => "equal",
-        CmpOp::Ne => "not_equal",
-        CmpOp::Lt => "less",
-        CmpOp::Le => "less_equal",
-        CmpOp::Gt => "greater",
-        CmpOp::Ge => "greater_equal",
+    operator_op(match op {
+        CmpOp::Eq => 8,
+        CmpOp::Ne => 9,
+        CmpOp::Lt => 10,
+        CmpOp::Le => 11,
+        CmpOp::Gt => 12,
+        CmpOp::Ge => 13,
         CmpOp::Is | CmpOp::IsNot => return Err(Error::internal("`is` is not elementwise")),
-    };
-    ops::lookup(name)
-        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+    })
 }
 
 pub(crate) fn operand_value(o: Operand) -> Value {
@@ -197,7 +225,7 @@ impl Interp {
                 match op {
                     UnaryOp::Pos => Ok(Ok(inner)),
                     UnaryOp::Neg => Ok(Ok(EwNode::Op {
-                        op: op_named("negative")?,
+                        op: operator_op(NEGATIVE)?,
                         args: vec![inner],
                     })),
                 }
@@ -313,12 +341,12 @@ impl Interp {
         };
         let l = self.eval(lhs)?;
         let r = self.eval(rhs)?;
-        self.matmul_values(&l, &r).map_err(|err| err.at(e.span))
+        self.matmul_values(l, r).map_err(|err| err.at(e.span))
     }
 
-    pub(crate) fn matmul_values(&mut self, l: &Value, r: &Value) -> Result<Value> {
+    pub(crate) fn matmul_values(&mut self, l: Value, r: Value) -> Result<Value> {
         let def = binop_def(BinOp::MatMul)?;
-        self.call_builtin(def, vec![l.clone(), r.clone()], vec![], self.current_stmt)
+        self.call_builtin(def, vec![l, r], vec![], self.current_stmt)
     }
 
     /// Structural equality of non-array values (for `==` on strings, devices, tuples...).

@@ -12,10 +12,10 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::flags::Flags;
+use crate::fxhash::FxHashMap;
 use crate::output::Output;
 use crate::random::Rng;
 use crate::value::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,9 +27,9 @@ pub struct Source {
 }
 
 pub struct Interp {
-    pub globals: HashMap<String, Value>,
+    pub globals: FxHashMap<String, Value>,
     /// Local scopes of the functions being called, innermost last.
-    pub(crate) frames: Vec<HashMap<String, Value>>,
+    pub(crate) frames: Vec<FxHashMap<String, Value>>,
     pub flags: Flags,
     pub rng: Rng,
     pub out: Box<dyn Output>,
@@ -66,7 +66,7 @@ impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::cuda::apply_flags(&flags);
         Interp {
-            globals: HashMap::new(),
+            globals: FxHashMap::default(),
             frames: Vec::new(),
             rng: Rng::default(),
             out,
