@@ -9,14 +9,22 @@ pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
 
 /// `contiguous_strides`, held inline (no allocation up to 4 dims).
 pub fn contiguous_strides_dims(shape: &[usize]) -> Strides {
-    let mut strides = Strides::from_slice(&[0; 4][..shape.len().min(4)]);
-    strides.resize(shape.len(), 0);
-    let mut s = 1isize;
-    for (st, &d) in strides.iter_mut().zip(shape).rev() {
-        *st = s;
-        s *= d.max(1) as isize;
+    let fill = |out: &mut [isize]| {
+        let mut s = 1isize;
+        for (st, &d) in out.iter_mut().zip(shape).rev() {
+            *st = s;
+            s *= d.max(1) as isize;
+        }
+    };
+    let n = shape.len();
+    if n <= 4 {
+        let mut buf = [0isize; 4];
+        fill(&mut buf[..n]);
+        return Strides::from_buf_and_len(buf, n);
     }
-    strides
+    let mut v = vec![0isize; n];
+    fill(&mut v);
+    Strides::from_vec(v)
 }
 
 pub fn is_contiguous(shape: &[usize], strides: &[isize]) -> bool {

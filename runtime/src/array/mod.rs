@@ -51,16 +51,28 @@ pub struct Array {
     node: u64,
 }
 
-/// By hand: `SmallVec`'s own `clone` goes element by element through
-/// `extend`; `from_slice` copies the dims in one go (they are `Copy`).
+/// A copy of inline dims without `SmallVec`'s generic clone (which goes
+/// element by element through `extend`) or a `memcpy` call.
+#[inline(always)]
+fn copy_dims<T: Copy + Default>(s: &SmallVec<[T; 4]>) -> SmallVec<[T; 4]> {
+    if s.spilled() {
+        return SmallVec::from_slice(s);
+    }
+    let mut buf = [T::default(); 4];
+    for (b, &x) in buf.iter_mut().zip(s.iter()) {
+        *b = x;
+    }
+    SmallVec::from_buf_and_len(buf, s.len())
+}
+
 impl Clone for Array {
     #[inline]
     fn clone(&self) -> Array {
         Array {
             storage: self.storage.clone(),
             dtype: self.dtype,
-            shape: Dims::from_slice(&self.shape),
-            strides: Strides::from_slice(&self.strides),
+            shape: copy_dims(&self.shape),
+            strides: copy_dims(&self.strides),
             offset: self.offset,
             node: self.node,
         }

@@ -59,12 +59,11 @@ impl Array {
         } else if known != size {
             return Err(bad());
         }
-        let src = if self.is_contiguous() {
-            self.clone()
-        } else {
-            self.contiguous()?
-        };
         let strides = contiguous_strides_dims(&out);
+        if self.is_contiguous() {
+            return Ok(self.view(out, strides, self.offset()));
+        }
+        let src = self.contiguous()?;
         Ok(src.view(out, strides, src.offset()))
     }
 

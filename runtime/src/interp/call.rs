@@ -14,7 +14,7 @@ use std::sync::Arc;
 const MAX_CALL_DEPTH: usize = 200;
 
 /// Names that are values without being variables: dtypes and `floatX`.
-fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
@@ -61,6 +61,16 @@ impl Interp {
             }
             _ => self.eval(func)?,
         };
+        self.call_with_args(callee, args, span)
+    }
+
+    /// Call `callee` with the arguments of a call expression, evaluated in order.
+    pub(crate) fn call_with_args(
+        &mut self,
+        callee: Value,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
         let mut pos = Vec::with_capacity(args.len());
         let mut pos_spans = super::args::Spans::new();
         let mut kw: Vec<(String, Value)> = Vec::new();

@@ -82,6 +82,13 @@ pub(crate) fn operand_value(o: Operand) -> Value {
 /// A fusion node, or a value that cannot be one.
 pub(crate) type Node = std::result::Result<EwNode, Value>;
 
+/// What a call by name calls.
+enum Callee {
+    /// An elementwise builtin whose call joins the fused tree.
+    Fused(&'static OpDef),
+    Value(Value),
+}
+
 /// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
 fn leaf(v: Value) -> Node {
     match v {
@@ -100,12 +107,23 @@ fn numeric(n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
 
 impl Interp {
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        self.nested(e.span, |s| s.eval_inner(e))
+    }
+
+    /// Run `f` one expression level deeper (guarding the native stack), its
+    /// errors pointing at `span` unless they point somewhere already.
+    #[inline(always)]
+    fn nested<R>(
+        &mut self,
+        span: gcalc_lang::Span,
+        f: impl FnOnce(&mut Self) -> Result<R>,
+    ) -> Result<R> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(Error::value("expression nested too deeply").at(e.span));
+            return Err(Error::value("expression nested too deeply").at(span));
         }
-        let r = self.eval_inner(e).map_err(|err| err.at(e.span));
+        let r = f(self).map_err(|err| err.at(span));
         self.depth -= 1;
         r
     }
@@ -124,13 +142,18 @@ impl Interp {
                 self.eval_ew(e)
             }
             ExprKind::Call { func, args } => {
-                if args.iter().all(|a| a.name.is_none())
-                    && let Some(def) = self.elementwise_callee(func)
-                {
-                    let node = self.ew_call(def, args, e.span)?;
-                    return self.node_to_value(Ok(node));
+                let ExprKind::Name(n) = &func.kind else {
+                    return self.eval_call(func, args, e.span);
+                };
+                // The name is looked up once: to see whether the call joins a
+                // fused tree, and as the callee otherwise.
+                match self.callee_by_name(n, func.span, args)? {
+                    Callee::Fused(def) => {
+                        let node = self.ew_call(def, args, e.span)?;
+                        self.node_to_value(Ok(node))
+                    }
+                    Callee::Value(callee) => self.call_with_args(callee, args, e.span),
                 }
-                self.eval_call(func, args, e.span)
             }
             ExprKind::Logic { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
@@ -197,16 +220,26 @@ impl Interp {
         }
     }
 
-    /// The op-table entry of an elementwise builtin called by name, unless the
-    /// name is shadowed by a variable.
-    fn elementwise_callee(&self, func: &Expr) -> Option<&'static OpDef> {
-        let ExprKind::Name(n) = &func.kind else {
-            return None;
-        };
-        if self.lookup_var(n).is_some() {
-            return None;
+    /// What `n(args)` calls, found as `lookup` finds names (variables, then
+    /// special names, then the op table): an elementwise builtin called with
+    /// positional arguments only joins the fused tree; anything else is a value.
+    fn callee_by_name(&self, n: &str, span: gcalc_lang::Span, args: &[Arg]) -> Result<Callee> {
+        if let Some(v) = self.lookup_var(n) {
+            return Ok(Callee::Value(v.clone()));
         }
-        ops::lookup(n).filter(|d| matches!(d.kind, OpKind::Elementwise(_)))
+        if let Some(v) = super::call::special_name(self, n) {
+            return Ok(Callee::Value(v));
+        }
+        match ops::lookup(n) {
+            Some(d)
+                if matches!(d.kind, OpKind::Elementwise(_))
+                    && args.iter().all(|a| a.name.is_none()) =>
+            {
+                Ok(Callee::Fused(d))
+            }
+            Some(d) => Ok(Callee::Value(Value::Builtin(d))),
+            None => self.lookup(n, span).map(Callee::Value),
+        }
     }
 
     /// Evaluate a maximal elementwise subtree as one fused operation.
@@ -292,11 +325,19 @@ impl Interp {
                     }
                 }
             }
-            ExprKind::Call { func, args } if args.iter().all(|a| a.name.is_none()) => {
-                match self.elementwise_callee(func) {
-                    Some(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
-                    None => {
-                        let v = self.eval(e)?;
+            ExprKind::Call { func, args } => {
+                let ExprKind::Name(n) = &func.kind else {
+                    return Ok(leaf(self.eval(e)?));
+                };
+                match self
+                    .callee_by_name(n, func.span, args)
+                    .map_err(|err| err.at(e.span))?
+                {
+                    Callee::Fused(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
+                    // As `eval(e)` would call it (depth guard, error span), with
+                    // the callee already looked up.
+                    Callee::Value(callee) => {
+                        let v = self.nested(e.span, |s| s.call_with_args(callee, args, e.span))?;
                         Ok(leaf(v))
                     }
                 }
