@@ -100,7 +100,8 @@ impl Interp {
     /// Stop with `Interrupted` if an interrupt was requested (checked between
     /// statements, loop iterations and launches).
     pub fn check_interrupt(&self) -> Result<()> {
-        if self.interrupt.swap(false, Ordering::Relaxed) {
+        // A plain load first: the swap (a locked instruction) only when set.
+        if self.interrupt.load(Ordering::Relaxed) && self.interrupt.swap(false, Ordering::Relaxed) {
             Err(Error::interrupted())
         } else {
             Ok(())
