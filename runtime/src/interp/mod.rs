@@ -5,6 +5,7 @@ pub mod args;
 mod call;
 mod eval;
 mod exec;
+mod index;
 
 pub use args::Args;
 
