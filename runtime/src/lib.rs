@@ -10,6 +10,7 @@ pub mod device;
 pub mod display;
 pub mod error;
 pub mod flags;
+pub mod fxhash;
 pub mod interp;
 pub mod npy;
 pub mod ops;

@@ -93,7 +93,7 @@ pub(crate) fn alloc_with<T: Element>(
         .with_help("use a smaller shape, or free variables you no longer need")
     })?;
     v.extend((0..n).map(&mut f));
-    Ok(Array::from_vec(v, shape.to_vec()))
+    Ok(Array::from_vec(v, shape))
 }
 
 /// The one place array code refuses GPU data until the CUDA backend provides

@@ -180,6 +180,29 @@ impl HostData {
             HostData::F64(v) => v.truncate(n),
         }
     }
+    /// Room in elements (at least `len`).
+    pub fn capacity(&self) -> usize {
+        match self {
+            HostData::Bool(v) => v.capacity(),
+            HostData::I32(v) => v.capacity(),
+            HostData::I64(v) => v.capacity(),
+            HostData::F16(v) => v.capacity(),
+            HostData::F32(v) => v.capacity(),
+            HostData::F64(v) => v.capacity(),
+        }
+    }
+    /// Cut to `n` elements, or extend to `n` with zeros within the room the
+    /// buffer has (a recycled buffer fitted to an output's size).
+    pub fn fit(&mut self, n: usize) {
+        match self {
+            HostData::Bool(v) => v.resize(n, Default::default()),
+            HostData::I32(v) => v.resize(n, Default::default()),
+            HostData::I64(v) => v.resize(n, Default::default()),
+            HostData::F16(v) => v.resize(n, Default::default()),
+            HostData::F32(v) => v.resize(n, Default::default()),
+            HostData::F64(v) => v.resize(n, Default::default()),
+        }
+    }
     /// A zero-filled buffer of `n` elements.
     pub fn zeros(dtype: DType, n: usize) -> HostData {
         with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))

@@ -1,15 +1,30 @@
 //! Shape and stride arithmetic: contiguity, broadcasting, C-order offset walks.
 
+use super::{Dims, Strides};
 use crate::error::{Error, Result};
 
 pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
-    let mut strides = vec![0isize; shape.len()];
-    let mut s = 1isize;
-    for i in (0..shape.len()).rev() {
-        strides[i] = s;
-        s *= shape[i].max(1) as isize;
+    contiguous_strides_dims(shape).into_vec()
+}
+
+/// `contiguous_strides`, held inline (no allocation up to 4 dims).
+pub fn contiguous_strides_dims(shape: &[usize]) -> Strides {
+    let fill = |out: &mut [isize]| {
+        let mut s = 1isize;
+        for (st, &d) in out.iter_mut().zip(shape).rev() {
+            *st = s;
+            s *= d.max(1) as isize;
+        }
+    };
+    let n = shape.len();
+    if n <= 4 {
+        let mut buf = [0isize; 4];
+        fill(&mut buf[..n]);
+        return Strides::from_buf_and_len(buf, n);
     }
-    strides
+    let mut v = vec![0isize; n];
+    fill(&mut v);
+    Strides::from_vec(v)
 }
 
 pub fn is_contiguous(shape: &[usize], strides: &[isize]) -> bool {
@@ -57,6 +72,11 @@ pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &str) -> Result<Vec<usize>
 /// Strides that view an array of `shape`/`strides` as the broadcast shape `to`
 /// (0 stride on broadcast dimensions).
 pub fn broadcast_strides(shape: &[usize], strides: &[isize], to: &[usize]) -> Vec<isize> {
+    broadcast_strides_dims(shape, strides, to).into_vec()
+}
+
+/// `broadcast_strides`, held inline (no allocation up to 4 dims).
+pub fn broadcast_strides_dims(shape: &[usize], strides: &[isize], to: &[usize]) -> Strides {
     let n = to.len();
     let k = shape.len();
     (0..n)
@@ -148,22 +168,42 @@ pub fn merge_dims(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec
     (out_shape, out_strides)
 }
 
+/// `merge_dims` of one view, held inline (no allocation up to 4 merged dims).
+fn merge_dims1(shape: &[usize], strides: &[isize]) -> (Dims, Strides) {
+    let (mut out_shape, mut out_strides) = (Dims::new(), Strides::new());
+    for d in 0..shape.len() {
+        if shape[d] == 1 {
+            continue;
+        }
+        match (out_shape.last_mut(), out_strides.last_mut()) {
+            (Some(n), Some(st)) if *st == strides[d] * shape[d] as isize => {
+                *n *= shape[d];
+                *st = strides[d];
+            }
+            _ => {
+                out_shape.push(shape[d]);
+                out_strides.push(strides[d]);
+            }
+        }
+    }
+    (out_shape, out_strides)
+}
+
 /// Iterator over the element offsets of a strided view in C order.
 pub struct OffsetIter {
-    shape: Vec<usize>,
-    strides: Vec<isize>,
-    idx: Vec<usize>,
+    shape: Dims,
+    strides: Strides,
+    idx: Dims,
     cur: isize,
     remaining: usize,
 }
 
 impl OffsetIter {
     pub fn new(shape: &[usize], strides: &[isize], offset: usize) -> OffsetIter {
-        let (s, st) = merge_dims(shape, &[strides]);
+        let (s, st) = merge_dims1(shape, strides);
         let remaining = shape.iter().product();
-        let st = st.into_iter().next().unwrap_or_default();
         OffsetIter {
-            idx: vec![0; s.len()],
+            idx: smallvec::smallvec![0; s.len()],
             shape: s,
             strides: st,
             cur: offset as isize,

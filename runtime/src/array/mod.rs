@@ -1,6 +1,8 @@
 //! The n-dimensional array: a shared buffer on some device plus a view
 //! (dtype, shape, strides in elements, offset). Slicing, transposing and most
-//! reshapes make new views of the same buffer, as in NumPy.
+//! reshapes make new views of the same buffer, as in NumPy. Shape and strides
+//! are held inline up to 4 dims (`Dims`), so making or cloning a view of such
+//! an array does not touch the heap.
 
 pub mod create;
 pub mod host;
@@ -14,7 +16,13 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 pub use host::{Element, HostData};
+use smallvec::SmallVec;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// A view's shape: inline up to 4 dims, on the heap beyond.
+pub type Dims = SmallVec<[usize; 4]>;
+/// A view's strides (in elements), held like `Dims`.
+pub type Strides = SmallVec<[isize; 4]>;
 
 /// Where the elements live. A GPU buffer is held through the CUDA backend.
 pub enum Storage {
@@ -31,17 +39,44 @@ impl Storage {
     }
 }
 
-#[derive(Clone)]
 pub struct Array {
     storage: Arc<Storage>,
     dtype: DType,
-    shape: Vec<usize>,
-    strides: Vec<isize>,
+    shape: Dims,
+    strides: Strides,
     offset: usize,
     /// The autodiff tape node that produced this array (0: untracked). Only
     /// meaningful to the tape that wrote it (`autodiff::Tape`); views and op
     /// results start untracked.
     node: u64,
+}
+
+/// A copy of inline dims without `SmallVec`'s generic clone (which goes
+/// element by element through `extend`) or a `memcpy` call.
+#[inline(always)]
+fn copy_dims<T: Copy + Default>(s: &SmallVec<[T; 4]>) -> SmallVec<[T; 4]> {
+    if s.spilled() {
+        return SmallVec::from_slice(s);
+    }
+    let mut buf = [T::default(); 4];
+    for (b, &x) in buf.iter_mut().zip(s.iter()) {
+        *b = x;
+    }
+    SmallVec::from_buf_and_len(buf, s.len())
+}
+
+impl Clone for Array {
+    #[inline]
+    fn clone(&self) -> Array {
+        Array {
+            storage: self.storage.clone(),
+            dtype: self.dtype,
+            shape: copy_dims(&self.shape),
+            strides: copy_dims(&self.strides),
+            offset: self.offset,
+            node: self.node,
+        }
+    }
 }
 
 impl std::fmt::Debug for Array {
@@ -57,11 +92,13 @@ impl std::fmt::Debug for Array {
 }
 
 impl Array {
-    /// A contiguous host array owning `data`, of the given shape.
-    pub fn from_host(data: HostData, shape: Vec<usize>) -> Array {
+    /// A contiguous host array owning `data`, of the given shape (a `Vec`,
+    /// `Dims` or slice; a `Vec` of up to 4 dims is moved inline and freed).
+    pub fn from_host(data: HostData, shape: impl Into<Dims>) -> Array {
+        let shape = shape.into();
         debug_assert_eq!(data.len(), shape.iter().product::<usize>());
         let dtype = data.dtype();
-        let strides = layout::contiguous_strides(&shape);
+        let strides = layout::contiguous_strides_dims(&shape);
         Array {
             storage: Arc::new(Storage::Host(RwLock::new(data))),
             dtype,
@@ -71,15 +108,16 @@ impl Array {
             node: 0,
         }
     }
-    pub fn from_vec<T: Element>(v: Vec<T>, shape: Vec<usize>) -> Array {
+    pub fn from_vec<T: Element>(v: Vec<T>, shape: impl Into<Dims>) -> Array {
         Array::from_host(T::wrap(v), shape)
     }
     /// A 0-d host array.
     pub fn scalar<T: Element>(v: T) -> Array {
-        Array::from_vec(vec![v], vec![])
+        Array::from_vec(vec![v], Dims::new())
     }
-    pub fn from_storage(storage: Arc<Storage>, dtype: DType, shape: Vec<usize>) -> Array {
-        let strides = layout::contiguous_strides(&shape);
+    pub fn from_storage(storage: Arc<Storage>, dtype: DType, shape: impl Into<Dims>) -> Array {
+        let shape = shape.into();
+        let strides = layout::contiguous_strides_dims(&shape);
         Array {
             storage,
             dtype,
@@ -91,12 +129,17 @@ impl Array {
     }
     /// A view of the same buffer with another layout. The caller guarantees the
     /// layout stays inside the buffer.
-    pub fn view(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Array {
+    pub fn view(
+        &self,
+        shape: impl Into<Dims>,
+        strides: impl Into<Strides>,
+        offset: usize,
+    ) -> Array {
         Array {
             storage: self.storage.clone(),
             dtype: self.dtype,
-            shape,
-            strides,
+            shape: shape.into(),
+            strides: strides.into(),
             offset,
             node: 0,
         }

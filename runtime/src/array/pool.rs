@@ -2,15 +2,18 @@
 //! frees last iteration's `r` just after making the new one, so handing that
 //! buffer to the next output skips malloc/free, calloc's zero fill and, for
 //! large arrays, the page faults of fresh memory. Only whole, initialised
-//! buffers are kept, so a reused one is sound to overwrite.
+//! buffers are kept, so a reused one is sound to overwrite. A buffer is
+//! matched by its room (capacity), so one cut to a smaller output can serve
+//! a larger one again.
 
 use super::{Element, HostData, Storage};
 use std::sync::Mutex;
 
 /// Buffers smaller than this go straight back to malloc (its own caches are fast).
 const MIN_BYTES: usize = 512;
-/// At most this many buffers are kept...
-const MAX_KEPT: usize = 8;
+/// At most this many buffers are kept (a training step's forward pass makes
+/// a few dozen outputs while the previous step's tape frees as many)...
+const MAX_KEPT: usize = 32;
 /// ...holding at most this many bytes in all.
 const MAX_TOTAL: usize = 256 << 20;
 
@@ -24,8 +27,10 @@ static POOL: Mutex<Pool> = Mutex::new(Pool {
     bytes: 0,
 });
 
+/// The bytes a buffer holds on to (its room, not its length: a buffer cut to
+/// a smaller output keeps its room and can serve a larger one again).
 fn nbytes(d: &HostData) -> usize {
-    d.len() * d.dtype().size()
+    d.capacity() * d.dtype().size()
 }
 
 /// A host buffer of `n` elements of `T` whose contents are arbitrary (but
@@ -34,15 +39,14 @@ pub fn out_host<T: Element>(n: usize) -> HostData {
     if n * std::mem::size_of::<T>() >= MIN_BYTES
         && let Ok(mut p) = POOL.lock()
     {
-        let hit = p
-            .bufs
-            .iter()
-            .rposition(|d| d.dtype() == T::DTYPE && (n..=n.saturating_mul(2)).contains(&d.len()));
+        let hit = p.bufs.iter().rposition(|d| {
+            d.dtype() == T::DTYPE && (n..=n.saturating_mul(2)).contains(&d.capacity())
+        });
         if let Some(i) = hit {
             let mut d = p.bufs.swap_remove(i);
             p.bytes -= nbytes(&d);
             drop(p);
-            d.truncate(n);
+            d.fit(n);
             return d;
         }
     }

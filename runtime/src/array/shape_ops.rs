@@ -2,8 +2,8 @@
 //! concat, stack, broadcast_to, astype, copy. Views where NumPy gives views.
 
 use super::create::{checked_numel, host_only};
-use super::layout::{broadcast_strides, contiguous_strides, fmt_shape};
-use super::{Array, Element as _};
+use super::layout::{broadcast_strides_dims, contiguous_strides_dims, fmt_shape};
+use super::{Array, Dims, Element as _, Strides};
 use crate::dtype::{DType, promote};
 use crate::error::{Error, Result};
 
@@ -50,7 +50,7 @@ impl Array {
                 known = known.checked_mul(d as usize).ok_or_else(bad)?;
             }
         }
-        let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+        let mut out: Dims = shape.iter().map(|&d| d.max(0) as usize).collect();
         if let Some(i) = infer {
             if known == 0 || !size.is_multiple_of(known) {
                 return Err(bad());
@@ -59,12 +59,12 @@ impl Array {
         } else if known != size {
             return Err(bad());
         }
-        let src = if self.is_contiguous() {
-            self.clone()
-        } else {
-            self.contiguous()?
-        };
-        Ok(src.view(out.clone(), contiguous_strides(&out), src.offset()))
+        let strides = contiguous_strides_dims(&out);
+        if self.is_contiguous() {
+            return Ok(self.view(out, strides, self.offset()));
+        }
+        let src = self.contiguous()?;
+        Ok(src.view(out, strides, src.offset()))
     }
 
     /// Permute the axes (reverse them when `axes` is `None`). A view.
@@ -94,15 +94,15 @@ impl Array {
                 p
             }
         };
-        let shape = perm.iter().map(|&a| self.shape()[a]).collect();
-        let strides = perm.iter().map(|&a| self.strides()[a]).collect();
+        let shape: Dims = perm.iter().map(|&a| self.shape()[a]).collect();
+        let strides: Strides = perm.iter().map(|&a| self.strides()[a]).collect();
         Ok(self.view(shape, strides, self.offset()))
     }
 
     /// `x.T`: the axes reversed.
     pub fn t(&self) -> Array {
-        let shape = self.shape().iter().rev().copied().collect();
-        let strides = self.strides().iter().rev().copied().collect();
+        let shape: Dims = self.shape().iter().rev().copied().collect();
+        let strides: Strides = self.strides().iter().rev().copied().collect();
         self.view(shape, strides, self.offset())
     }
 
@@ -128,16 +128,16 @@ impl Array {
             }
         };
         let keep = (0..n).filter(|&i| !drop[i]);
-        let shape = keep.clone().map(|i| self.shape()[i]).collect();
-        let strides = keep.map(|i| self.strides()[i]).collect();
+        let shape: Dims = keep.clone().map(|i| self.shape()[i]).collect();
+        let strides: Strides = keep.map(|i| self.strides()[i]).collect();
         Ok(self.view(shape, strides, self.offset()))
     }
 
     /// Insert an axis of length one at `axis` (in the result's numbering). A view.
     pub fn expand_dims(&self, axis: i64) -> Result<Array> {
         let a = norm_axis(axis, self.ndim() + 1, "expand_dims")?;
-        let mut shape = self.shape().to_vec();
-        let mut strides = self.strides().to_vec();
+        let mut shape = Dims::from_slice(self.shape());
+        let mut strides = Strides::from_slice(self.strides());
         shape.insert(a, 1);
         strides.insert(a, 0);
         Ok(self.view(shape, strides, self.offset()))
@@ -178,8 +178,8 @@ impl Array {
             )
             .with_help("trailing dimensions must be equal or 1"));
         }
-        let strides = broadcast_strides(self.shape(), self.strides(), shape);
-        Ok(self.view(shape.to_vec(), strides, self.offset()))
+        let strides = broadcast_strides_dims(self.shape(), self.strides(), shape);
+        Ok(self.view(shape, strides, self.offset()))
     }
 
     /// A copy converted to `dtype` as NumPy's `astype` (float->int truncates
@@ -193,7 +193,7 @@ impl Array {
         }
         host_only(self, "astype")?;
         let data = crate::with_dtype!(dtype, T => T::wrap(self.to_vec::<T>()?));
-        Ok(Array::from_host(data, self.shape().to_vec()))
+        Ok(Array::from_host(data, self.shape()))
     }
 
     /// Join arrays along an existing axis (their dtypes promoted).

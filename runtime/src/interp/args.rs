@@ -5,6 +5,9 @@ use crate::error::{Error, Result, did_you_mean};
 use crate::value::Value;
 use gcalc_lang::Span;
 
+/// The spans of a call's positional arguments (inline up to 6: no allocation).
+pub type Spans = smallvec::SmallVec<[Span; 6]>;
+
 pub struct Args {
     /// The function's name, for messages.
     pub name: &'static str,
@@ -13,13 +16,24 @@ pub struct Args {
     /// Span of the whole call (errors about arguments point here).
     pub span: Span,
     /// Span of each positional argument.
-    pub pos_spans: Vec<Span>,
+    pub pos_spans: Spans,
     next: usize,
 }
 
 impl Args {
     pub fn new(name: &'static str, pos: Vec<Value>, kw: Vec<(String, Value)>, span: Span) -> Args {
-        let pos_spans = vec![span; pos.len()];
+        let pos_spans = smallvec::smallvec![span; pos.len()];
+        Args::with_spans(name, pos, kw, span, pos_spans)
+    }
+
+    /// Like `new`, with the span of each positional argument.
+    pub fn with_spans(
+        name: &'static str,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+        pos_spans: Spans,
+    ) -> Args {
         Args {
             name,
             pos,

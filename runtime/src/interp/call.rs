@@ -3,18 +3,18 @@
 
 use super::{Args, Flow, Interp};
 use crate::error::{Error, Result, did_you_mean};
+use crate::fxhash::FxHashMap;
 use crate::ops::{self, OpDef, OpKind};
 use crate::value::{Function, Value};
 use gcalc_lang::Span;
 use gcalc_lang::ast::*;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Deepest call nesting before a clear error (instead of a stack overflow).
 const MAX_CALL_DEPTH: usize = 200;
 
 /// Names that are values without being variables: dtypes and `floatX`.
-fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
@@ -61,6 +61,16 @@ impl Interp {
             }
             _ => self.eval(func)?,
         };
+        self.call_with_args(callee, args, span)
+    }
+
+    /// Call `callee` with the arguments of a call expression, evaluated in order.
+    pub(crate) fn call_with_args(
+        &mut self,
+        callee: Value,
+        args: &[Arg],
+        span: Span,
+    ) -> Result<Value> {
         // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
         if let (Value::Builtin(def), [a]) = (&callee, args)
             && a.name.is_none()
@@ -68,8 +78,8 @@ impl Interp {
         {
             return self.eval_whole_reduction(def, &a.value, span);
         }
-        let mut pos = Vec::new();
-        let mut pos_spans = Vec::new();
+        let mut pos = Vec::with_capacity(args.len());
+        let mut pos_spans = super::args::Spans::new();
         let mut kw: Vec<(String, Value)> = Vec::new();
         for a in args {
             let v = self.eval(&a.value)?;
@@ -109,7 +119,8 @@ impl Interp {
             }
             other => {
                 let v = self.node_value(other)?;
-                self.call_value_spanned(Value::Builtin(def), vec![v], vec![arg.span], vec![], span)
+                let spans: super::args::Spans = std::iter::once(arg.span).collect();
+                self.call_value_spanned(Value::Builtin(def), vec![v], spans, vec![], span)
             }
         }
     }
@@ -122,7 +133,7 @@ impl Interp {
         kw: Vec<(String, Value)>,
         span: Span,
     ) -> Result<Value> {
-        let spans = vec![span; pos.len()];
+        let spans = smallvec::smallvec![span; pos.len()];
         self.call_value_spanned(callee, pos, spans, kw, span)
     }
 
@@ -130,29 +141,21 @@ impl Interp {
         &mut self,
         callee: Value,
         mut pos: Vec<Value>,
-        mut pos_spans: Vec<Span>,
+        mut pos_spans: super::args::Spans,
         kw: Vec<(String, Value)>,
         span: Span,
     ) -> Result<Value> {
         match callee {
             Value::Builtin(def) => {
-                let mut a = Args::new(def.name, pos, kw, span);
-                a.pos_spans = pos_spans;
-                self.call_def(def, a)
+                self.call_def(def, Args::with_spans(def.name, pos, kw, span, pos_spans))
             }
             Value::Method(recv, def) => {
                 pos.insert(0, *recv);
                 pos_spans.insert(0, span);
-                let mut a = Args::new(def.name, pos, kw, span);
-                a.pos_spans = pos_spans;
-                self.call_def(def, a)
+                self.call_def(def, Args::with_spans(def.name, pos, kw, span, pos_spans))
             }
             Value::Func(f) => self.call_function(&f, pos, kw, span),
-            Value::Object(o) => {
-                let mut a = Args::new("object", pos, kw, span);
-                a.pos_spans = pos_spans;
-                o.call(self, a)
-            }
+            Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
             other => Err(Error::type_(format!("a {} is not callable", other.type_name())).at(span)),
         }
     }
@@ -220,7 +223,10 @@ impl Interp {
             ))
             .at(span));
         }
-        let mut frame: HashMap<String, Value> = f.captured.iter().cloned().collect();
+        // Room for the parameters and a few locals: one allocation.
+        let room = f.captured.len() + params.len() + 4;
+        let mut frame = FxHashMap::with_capacity_and_hasher(room, Default::default());
+        frame.extend(f.captured.iter().cloned());
         let mut given: Vec<Option<Value>> = pos.into_iter().map(Some).collect();
         given.resize(params.len(), None);
         for (k, v) in kw {
@@ -243,6 +249,13 @@ impl Interp {
                     return Err(e);
                 }
             }
+        }
+        if given.iter().all(Option::is_some) {
+            // Every parameter given: no default to evaluate, bind them directly.
+            for (p, v) in params.iter().zip(given.into_iter().flatten()) {
+                frame.insert(p.name.name.clone(), v);
+            }
+            return self.run_function(f, frame, span);
         }
         // Defaults are evaluated at call time, in the function's scope so far.
         self.frames.push(frame.clone());
@@ -275,6 +288,16 @@ impl Interp {
         }
         self.frames.pop();
         bound?;
+        self.run_function(f, frame, span)
+    }
+
+    /// Run a user function's body in its new scope `frame`.
+    fn run_function(
+        &mut self,
+        f: &Arc<Function>,
+        frame: FxHashMap<String, Value>,
+        span: Span,
+    ) -> Result<Value> {
         self.frames.push(frame);
         let prof = crate::profile::HOOKS && self.flags.profile && self.profile_enter_fn(&f.source);
         let saved_loop = std::mem::replace(&mut self.loop_depth, 0);

@@ -1,9 +1,9 @@
 //! Expressions. Elementwise subtrees (operators and elementwise builtins) are
 //! collected whole into one `EwNode` tree and evaluated by one fused pass;
 //! everything else (calls, indexing, matmul, reductions) cuts the tree.
+//! Indexing expressions are in `index.rs`.
 
 use super::Interp;
-use crate::array::index::Index;
 use crate::error::{Error, Result};
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::ops::{self, OpDef, OpKind};
@@ -13,33 +13,61 @@ use gcalc_lang::ast::*;
 /// Deepest expression nesting evaluated before an error (instead of a stack overflow).
 const MAX_DEPTH: usize = 400;
 
+/// The ops behind the operators, in the order `binop_def`, `cmp_def` and
+/// `NEGATIVE` index them (looked up once, not at every evaluation).
+const OPERATOR_OPS: [&str; 15] = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "mod",
+    "power",
+    "matmul",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "negative",
+];
+const NEGATIVE: usize = 14;
+
+fn operator_op(i: usize) -> Result<&'static OpDef> {
+    static TABLE: std::sync::OnceLock<Vec<Option<&'static OpDef>>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| OPERATOR_OPS.iter().map(|n| ops::lookup(n)).collect());
+    table[i].ok_or_else(|| {
+        Error::internal(format!(
+            "op `{}` missing from the op table",
+            OPERATOR_OPS[i]
+        ))
+    })
+}
+
 pub(crate) fn binop_def(op: BinOp) -> Result<&'static OpDef> {
-    let name = match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "subtract",
-        BinOp::Mul => "multiply",
-        BinOp::Div => "divide",
-        BinOp::FloorDiv => "floor_divide",
-        BinOp::Mod => "mod",
-        BinOp::Pow => "power",
-        BinOp::MatMul => "matmul",
-    };
-    ops::lookup(name)
-        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+    operator_op(match op {
+        BinOp::Add => 0,
+        BinOp::Sub => 1,
+        BinOp::Mul => 2,
+        BinOp::Div => 3,
+        BinOp::FloorDiv => 4,
+        BinOp::Mod => 5,
+        BinOp::Pow => 6,
+        BinOp::MatMul => 7,
+    })
 }
 
 fn cmp_def(op: CmpOp) -> Result<&'static OpDef> {
-    let name = match op {
-        CmpOp::Eq => "equal",
-        CmpOp::Ne => "not_equal",
-        CmpOp::Lt => "less",
-        CmpOp::Le => "less_equal",
-        CmpOp::Gt => "greater",
-        CmpOp::Ge => "greater_equal",
+    operator_op(match op {
+        CmpOp::Eq => 8,
+        CmpOp::Ne => 9,
+        CmpOp::Lt => 10,
+        CmpOp::Le => 11,
+        CmpOp::Gt => 12,
+        CmpOp::Ge => 13,
         CmpOp::Is | CmpOp::IsNot => return Err(Error::internal("`is` is not elementwise")),
-    };
-    ops::lookup(name)
-        .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
+    })
 }
 
 pub(crate) fn operand_value(o: Operand) -> Value {
@@ -53,6 +81,13 @@ pub(crate) fn operand_value(o: Operand) -> Value {
 
 /// A fusion node, or a value that cannot be one.
 pub(crate) type Node = std::result::Result<EwNode, Value>;
+
+/// What a call by name calls.
+enum Callee {
+    /// An elementwise builtin whose call joins the fused tree.
+    Fused(&'static OpDef),
+    Value(Value),
+}
 
 /// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
 fn leaf(v: Value) -> Node {
@@ -72,12 +107,23 @@ fn numeric(n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
 
 impl Interp {
     pub fn eval(&mut self, e: &Expr) -> Result<Value> {
+        self.nested(e.span, |s| s.eval_inner(e))
+    }
+
+    /// Run `f` one expression level deeper (guarding the native stack), its
+    /// errors pointing at `span` unless they point somewhere already.
+    #[inline(always)]
+    fn nested<R>(
+        &mut self,
+        span: gcalc_lang::Span,
+        f: impl FnOnce(&mut Self) -> Result<R>,
+    ) -> Result<R> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             self.depth -= 1;
-            return Err(Error::value("expression nested too deeply").at(e.span));
+            return Err(Error::value("expression nested too deeply").at(span));
         }
-        let r = self.eval_inner(e).map_err(|err| err.at(e.span));
+        let r = f(self).map_err(|err| err.at(span));
         self.depth -= 1;
         r
     }
@@ -96,13 +142,18 @@ impl Interp {
                 self.eval_ew(e)
             }
             ExprKind::Call { func, args } => {
-                if args.iter().all(|a| a.name.is_none())
-                    && let Some(def) = self.elementwise_callee(func)
-                {
-                    let node = self.ew_call(def, args, e.span)?;
-                    return self.node_to_value(Ok(node));
+                let ExprKind::Name(n) = &func.kind else {
+                    return self.eval_call(func, args, e.span);
+                };
+                // The name is looked up once: to see whether the call joins a
+                // fused tree, and as the callee otherwise.
+                match self.callee_by_name(n, func.span, args)? {
+                    Callee::Fused(def) => {
+                        let node = self.ew_call(def, args, e.span)?;
+                        self.node_to_value(Ok(node))
+                    }
+                    Callee::Value(callee) => self.call_with_args(callee, args, e.span),
                 }
-                self.eval_call(func, args, e.span)
             }
             ExprKind::Logic { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
@@ -169,16 +220,26 @@ impl Interp {
         }
     }
 
-    /// The op-table entry of an elementwise builtin called by name, unless the
-    /// name is shadowed by a variable.
-    fn elementwise_callee(&self, func: &Expr) -> Option<&'static OpDef> {
-        let ExprKind::Name(n) = &func.kind else {
-            return None;
-        };
-        if self.lookup_var(n).is_some() {
-            return None;
+    /// What `n(args)` calls, found as `lookup` finds names (variables, then
+    /// special names, then the op table): an elementwise builtin called with
+    /// positional arguments only joins the fused tree; anything else is a value.
+    fn callee_by_name(&self, n: &str, span: gcalc_lang::Span, args: &[Arg]) -> Result<Callee> {
+        if let Some(v) = self.lookup_var(n) {
+            return Ok(Callee::Value(v.clone()));
         }
-        ops::lookup(n).filter(|d| matches!(d.kind, OpKind::Elementwise(_)))
+        if let Some(v) = super::call::special_name(self, n) {
+            return Ok(Callee::Value(v));
+        }
+        match ops::lookup(n) {
+            Some(d)
+                if matches!(d.kind, OpKind::Elementwise(_))
+                    && args.iter().all(|a| a.name.is_none()) =>
+            {
+                Ok(Callee::Fused(d))
+            }
+            Some(d) => Ok(Callee::Value(Value::Builtin(d))),
+            None => self.lookup(n, span).map(Callee::Value),
+        }
     }
 
     /// Evaluate a maximal elementwise subtree as one fused operation.
@@ -197,7 +258,7 @@ impl Interp {
                 match op {
                     UnaryOp::Pos => Ok(Ok(inner)),
                     UnaryOp::Neg => Ok(Ok(EwNode::Op {
-                        op: op_named("negative")?,
+                        op: operator_op(NEGATIVE)?,
                         args: vec![inner],
                     })),
                 }
@@ -264,11 +325,19 @@ impl Interp {
                     }
                 }
             }
-            ExprKind::Call { func, args } if args.iter().all(|a| a.name.is_none()) => {
-                match self.elementwise_callee(func) {
-                    Some(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
-                    None => {
-                        let v = self.eval(e)?;
+            ExprKind::Call { func, args } => {
+                let ExprKind::Name(n) = &func.kind else {
+                    return Ok(leaf(self.eval(e)?));
+                };
+                match self
+                    .callee_by_name(n, func.span, args)
+                    .map_err(|err| err.at(e.span))?
+                {
+                    Callee::Fused(def) => Ok(Ok(self.ew_call(def, args, e.span)?)),
+                    // As `eval(e)` would call it (depth guard, error span), with
+                    // the callee already looked up.
+                    Callee::Value(callee) => {
+                        let v = self.nested(e.span, |s| s.call_with_args(callee, args, e.span))?;
                         Ok(leaf(v))
                     }
                 }
@@ -318,12 +387,12 @@ impl Interp {
         };
         let l = self.eval(lhs)?;
         let r = self.eval(rhs)?;
-        self.matmul_values(&l, &r).map_err(|err| err.at(e.span))
+        self.matmul_values(l, r).map_err(|err| err.at(e.span))
     }
 
-    pub(crate) fn matmul_values(&mut self, l: &Value, r: &Value) -> Result<Value> {
+    pub(crate) fn matmul_values(&mut self, l: Value, r: Value) -> Result<Value> {
         let def = binop_def(BinOp::MatMul)?;
-        self.call_builtin(def, vec![l.clone(), r.clone()], vec![], self.current_stmt)
+        self.call_builtin(def, vec![l, r], vec![], self.current_stmt)
     }
 
     /// Structural equality of non-array values (for `==` on strings, devices, tuples...).
@@ -356,129 +425,6 @@ impl Interp {
             }
             (Value::Object(x), Value::Object(y)) => std::sync::Arc::ptr_eq(x, y),
             _ => self.values_equal(a, b),
-        }
-    }
-
-    pub(crate) fn eval_index(&mut self, items: &[IndexItem]) -> Result<Vec<Index>> {
-        let mut out = Vec::with_capacity(items.len());
-        for it in items {
-            out.push(match it {
-                IndexItem::Expr(e) => {
-                    let v = self.eval(e)?;
-                    match v {
-                        Value::Int(i) => Index::Int(i),
-                        Value::Bool(_) => {
-                            return Err(Error::index("a bool cannot be an index")
-                                .at(e.span)
-                                .with_help("use an int, a slice or a bool array"));
-                        }
-                        Value::None => Index::NewAxis,
-                        Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
-                            Index::Int(a.get_f64(0)? as i64)
-                        }
-                        Value::Array(a) => Index::Array(a),
-                        Value::List(_) => Index::Array(
-                            crate::array::create::value_to_array(&v, None, self.float_x())
-                                .map_err(|err| err.at(e.span))?,
-                        ),
-                        other => {
-                            return Err(Error::index(format!(
-                                "a {} cannot be an index",
-                                other.type_name()
-                            ))
-                            .at(e.span)
-                            .with_help("indices are ints, slices like 1:3, or int/bool arrays"));
-                        }
-                    }
-                }
-                IndexItem::Slice {
-                    start, stop, step, ..
-                } => Index::Slice {
-                    start: self.slice_bound(start)?,
-                    stop: self.slice_bound(stop)?,
-                    step: self.slice_bound(step)?,
-                },
-            });
-        }
-        Ok(out)
-    }
-
-    fn slice_bound(&mut self, e: &Option<Expr>) -> Result<Option<i64>> {
-        let Some(e) = e else { return Ok(None) };
-        match self.eval(e)? {
-            Value::Int(i) => Ok(Some(i)),
-            Value::None => Ok(None),
-            Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
-                Ok(Some(a.get_f64(0)? as i64))
-            }
-            other => Err(Error::index(format!(
-                "slice bounds must be ints, not {}",
-                other.a_type_name()
-            ))
-            .at(e.span)),
-        }
-    }
-
-    fn index_value(&mut self, base: Value, items: &[IndexItem]) -> Result<Value> {
-        match base {
-            Value::Array(a) => {
-                let idx = self.eval_index(items)?;
-                let r = a.index(&idx)?;
-                Ok(Value::Array(self.record_index(&a, &idx, r)))
-            }
-            Value::Tuple(t) | Value::List(t) => {
-                let [IndexItem::Expr(e)] = items else {
-                    return Err(Error::index("tuples and lists take one integer index"));
-                };
-                let i = match self.eval(e)? {
-                    Value::Int(i) => i,
-                    other => {
-                        return Err(Error::index(format!(
-                            "a {} cannot index a list",
-                            other.type_name()
-                        ))
-                        .at(e.span));
-                    }
-                };
-                let n = t.len() as i64;
-                let j = if i < 0 { i + n } else { i };
-                if j < 0 || j >= n {
-                    return Err(Error::index(format!(
-                        "index {i} is out of range for a sequence of length {n}"
-                    ))
-                    .at(e.span));
-                }
-                Ok(t[j as usize].clone())
-            }
-            Value::Str(s) => {
-                let [IndexItem::Expr(e)] = items else {
-                    return Err(Error::index("strings take one integer index"));
-                };
-                let i = match self.eval(e)? {
-                    Value::Int(i) => i,
-                    other => {
-                        return Err(Error::index(format!(
-                            "a {} cannot index a string",
-                            other.type_name()
-                        ))
-                        .at(e.span));
-                    }
-                };
-                let chars: Vec<char> = s.chars().collect();
-                let n = chars.len() as i64;
-                let j = if i < 0 { i + n } else { i };
-                if j < 0 || j >= n {
-                    return Err(Error::index(format!(
-                        "index {i} is out of range for a string of length {n}"
-                    ))
-                    .at(e.span));
-                }
-                Ok(Value::str(chars[j as usize].to_string()))
-            }
-            other => Err(Error::type_(format!(
-                "a {} cannot be indexed",
-                other.type_name()
-            ))),
         }
     }
 

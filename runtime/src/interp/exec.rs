@@ -175,8 +175,11 @@ impl Interp {
                 Ok(())
             }
             Target::Tuple(targets, span) => {
-                let items: Vec<Value> = match &v {
-                    Value::Tuple(t) | Value::List(t) => t.to_vec(),
+                let items: Vec<Value> = match v {
+                    // The values moved out when nothing else holds the tuple.
+                    Value::Tuple(t) | Value::List(t) => {
+                        Arc::try_unwrap(t).unwrap_or_else(|t| t.to_vec())
+                    }
                     Value::Array(a) if a.ndim() > 0 => {
                         let n = a.shape()[0];
                         (0..n)
@@ -263,7 +266,8 @@ impl Interp {
         };
         let result = if op == BinOp::MatMul {
             let rhs = self.eval(value)?;
-            self.matmul_values(&cur, &rhs).map_err(|e| e.at(span))?
+            self.matmul_values(cur.clone(), rhs)
+                .map_err(|e| e.at(span))?
         } else {
             // `x op= e` is one fused tree `x op e` (`w -= 0.1 * g`: one pass, one launch).
             let rhs = match self.ew_node(value)? {

@@ -5,6 +5,7 @@ pub mod args;
 mod call;
 mod eval;
 mod exec;
+mod index;
 
 pub use args::Args;
 
@@ -12,10 +13,10 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::flags::Flags;
+use crate::fxhash::FxHashMap;
 use crate::output::Output;
 use crate::random::Rng;
 use crate::value::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,9 +28,9 @@ pub struct Source {
 }
 
 pub struct Interp {
-    pub globals: HashMap<String, Value>,
+    pub globals: FxHashMap<String, Value>,
     /// Local scopes of the functions being called, innermost last.
-    pub(crate) frames: Vec<HashMap<String, Value>>,
+    pub(crate) frames: Vec<FxHashMap<String, Value>>,
     pub flags: Flags,
     pub rng: Rng,
     pub out: Box<dyn Output>,
@@ -66,7 +67,7 @@ impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::cuda::apply_flags(&flags);
         Interp {
-            globals: HashMap::new(),
+            globals: FxHashMap::default(),
             frames: Vec::new(),
             rng: Rng::default(),
             out,
@@ -100,7 +101,8 @@ impl Interp {
     /// Stop with `Interrupted` if an interrupt was requested (checked between
     /// statements, loop iterations and launches).
     pub fn check_interrupt(&self) -> Result<()> {
-        if self.interrupt.swap(false, Ordering::Relaxed) {
+        // A plain load first: the swap (a locked instruction) only when set.
+        if self.interrupt.load(Ordering::Relaxed) && self.interrupt.swap(false, Ordering::Relaxed) {
             Err(Error::interrupted())
         } else {
             Ok(())

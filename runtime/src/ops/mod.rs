@@ -33,7 +33,6 @@ use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::value::Value;
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub type BuiltinFn = fn(&mut Interp, Args) -> Result<Value>;
@@ -78,29 +77,9 @@ fn tables() -> Vec<&'static [OpDef]> {
     ]
 }
 
-/// FNV-1a: op names are short and trusted, and the interpreter looks one up
+/// Fx-hashed: op names are short and trusted, and the interpreter looks one up
 /// for every operator it evaluates (SipHash cost more than the lookup's use).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type Index = HashMap<&'static str, &'static OpDef, std::hash::BuildHasherDefault<Fnv>>;
+type Index = crate::fxhash::FxHashMap<&'static str, &'static OpDef>;
 
 fn index() -> &'static Index {
     static INDEX: OnceLock<Index> = OnceLock::new();
