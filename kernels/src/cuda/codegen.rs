@@ -212,7 +212,21 @@ impl Program {
 
     /// The whole translation unit; the kernel is named `name`.
     pub fn source(&self, name: &str) -> String {
-        let mut s = String::with_capacity(2048);
+        let mut s = self.preamble(name, BLOCK, "");
+        if self.vec > 1 {
+            self.vector_body(&mut s);
+        } else {
+            self.scalar_body(&mut s);
+        }
+        s.push_str("}\n");
+        s
+    }
+
+    /// The prelude, the strides struct (strided programs) and the kernel's
+    /// opening line: `name` with `block` threads at most, the elementwise
+    /// parameters then `extra` (", double* partial, ..." or "").
+    pub(super) fn preamble(&self, name: &str, block: u32, extra: &str) -> String {
+        let mut s = String::with_capacity(3072);
         s.push_str(super::PRELUDE);
         let nin = self.inputs.len().max(1);
         if self.ndim > 0 {
@@ -224,15 +238,9 @@ impl Program {
         }
         let _ = writeln!(
             s,
-            "extern \"C\" __global__ void __launch_bounds__({BLOCK}) {name}({}) {{",
+            "extern \"C\" __global__ void __launch_bounds__({block}) {name}({}{extra}) {{",
             self.params()
         );
-        if self.vec > 1 {
-            self.vector_body(&mut s);
-        } else {
-            self.scalar_body(&mut s);
-        }
-        s.push_str("}\n");
         s
     }
 

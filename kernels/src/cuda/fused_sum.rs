@@ -28,21 +28,8 @@ impl Program {
     /// `double* partial, unsigned* ticket, double div`.
     pub fn sum_source(&self, name: &str) -> String {
         debug_assert!(matches!(self.out, DType::Float32 | DType::Float64));
-        let mut s = String::with_capacity(3072);
-        s.push_str(super::PRELUDE);
-        let nin = self.inputs.len().max(1);
-        if self.ndim > 0 {
-            let _ = writeln!(
-                s,
-                "struct GcStrides {{ long long shape[{nd}]; long long st[{nin}][{nd}]; }};",
-                nd = self.ndim
-            );
-        }
-        let _ = writeln!(
-            s,
-            "extern \"C\" __global__ void __launch_bounds__({SUM_BLOCK}) {name}({}, double* partial, unsigned* ticket, double div) {{",
-            self.params()
-        );
+        let extra = ", double* partial, unsigned* ticket, double div";
+        let mut s = self.preamble(name, SUM_BLOCK, extra);
         s.push_str("  __shared__ double sh[32];\n  __shared__ bool last;\n  double v = 0;\n");
         s.push_str("  long long stride = (long long)gridDim.x * blockDim.x;\n");
         s.push_str("  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {\n");
