@@ -8,17 +8,45 @@
 # (and the spread of the off/no-hooks ratio), as the machine is noisy.
 # Times are the benchmark thread's CPU time (PROFILE_OVERHEAD_CLOCK=wall for
 # wall time): see runtime/examples/profile_overhead.rs.
+#
+# `--instructions` instead counts the instructions each loop executes under
+# callgrind (valgrind), profile off in both builds and on in the normal one:
+# deterministic, where times on a shared VM move by tens of percent.
+# SKIP_BUILD=1 uses binaries already built; PROFILE_OVERHEAD_DIR names the
+# folder holding profile_overhead and profile_overhead_nohooks (to time them
+# on another, quieter machine).
 # Usage: bench/profile_overhead.sh [reps] [rounds]
+#        bench/profile_overhead.sh --instructions
 set -euo pipefail
 cd "$(dirname "$0")/.."
-reps=${1:-7}
-rounds=${2:-5}
-dir=target/release/examples
+dir=${PROFILE_OVERHEAD_DIR:-target/release/examples}
 if [ -z "${SKIP_BUILD:-}" ]; then
     cargo build --release -p gcalc-runtime --example profile_overhead --features no-profile-hooks
     cp "$dir/profile_overhead" "$dir/profile_overhead_nohooks"
     cargo build --release -p gcalc-runtime --example profile_overhead
 fi
+if [ "${1:-}" = "--instructions" ]; then
+    command -v valgrind >/dev/null || { echo "--instructions needs valgrind" >&2; exit 1; }
+    count() { # build mode program -> instructions inside time_once
+        local out
+        out=$(mktemp)
+        PROFILE_OVERHEAD_ONLY=$3 PROFILE_OVERHEAD_MODE=$2 valgrind --tool=callgrind \
+            --toggle-collect='*time_once*' --callgrind-out-file="$out" "$dir/$1" 1 >/dev/null 2>&1
+        awk '/^summary:/ {print $2}' "$out"
+        rm -f "$out"
+    }
+    printf '%-14s %14s %14s %14s %13s %7s\n' loop no-hooks off on off/no-hooks on/off
+    for p in $("$dir/profile_overhead" 0 | awk '{print $1}'); do
+        nh=$(count profile_overhead_nohooks off "$p")
+        off=$(count profile_overhead off "$p")
+        on=$(count profile_overhead on "$p")
+        python3 -c "import sys; p,nh,off,on=sys.argv[1],*map(int,sys.argv[2:]); print(f'{p:14} {nh:14,} {off:14,} {on:14,} {off/nh:13.4f} {on/off:7.3f}')" "$p" "$nh" "$off" "$on"
+    done
+    echo "(instructions executed in one timed run of each loop, session set-up included)"
+    exit 0
+fi
+reps=${1:-7}
+rounds=${2:-5}
 out=$(mktemp)
 for _ in $(seq "$rounds"); do
     "$dir/profile_overhead_nohooks" "$reps" >>"$out"

@@ -5,7 +5,9 @@
 //!
 //! Usage: profile_overhead [reps]  — prints one line per program:
 //! `<name> off_s=<best seconds, profile off> on_s=<best seconds, profile on>`.
-//! `PROFILE_OVERHEAD_ONLY=<name>` runs one program only.
+//! `PROFILE_OVERHEAD_ONLY=<name>` runs one program only;
+//! `PROFILE_OVERHEAD_MODE=off` (or `on`) times that mode only (the other
+//! prints 0), for counting instructions under callgrind (see the script).
 //!
 //! Seconds are the thread's CPU time (user + system, page faults included),
 //! not wall time: on a machine shared with builds, wall times of one loop
@@ -94,7 +96,9 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Seconds for one run of `body` in a fresh session, or the error.
+/// Seconds for one run of `body` in a fresh session, or the error. Never
+/// inlined: the script counts instructions inside it (callgrind --toggle-collect).
+#[inline(never)]
 fn time_once(clock: Clock, setup: &str, body: &str, profile: bool) -> Result<f64, String> {
     let flags = Flags {
         profile,
@@ -126,6 +130,15 @@ fn main() {
     // PROFILE_OVERHEAD_ONLY=<name>: one program only (for perf).
     let only = std::env::var("PROFILE_OVERHEAD_ONLY").ok();
     let clock = Clock::from_env();
+    let mode = std::env::var("PROFILE_OVERHEAD_MODE").unwrap_or_default();
+    let (run_off, run_on) = (mode != "on", mode != "off");
+    let time = |setup: &str, body: &str, profile: bool, run: bool| {
+        if run {
+            time_once(clock, setup, body, profile)
+        } else {
+            Ok(0.0)
+        }
+    };
     for (name, setup, body) in PROGRAMS {
         if only.as_deref().is_some_and(|o| o != *name) {
             continue;
@@ -134,8 +147,8 @@ fn main() {
         let mut err = None;
         for _ in 0..reps {
             match (
-                time_once(clock, setup, body, false),
-                time_once(clock, setup, body, true),
+                time(setup, body, false, run_off),
+                time(setup, body, true, run_on),
             ) {
                 (Ok(a), Ok(b)) => {
                     off = off.min(a);
@@ -151,7 +164,7 @@ fn main() {
             Some(e) => println!("{name} build={hooks} skipped: {e}"),
             None => println!(
                 "{name} build={hooks} off_s={off:.6} on_s={on:.6} on/off={:.3}",
-                on / off
+                on / off.max(f64::MIN_POSITIVE)
             ),
         }
     }

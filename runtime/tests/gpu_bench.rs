@@ -303,7 +303,7 @@ sync()";
         println!("GCALC profile_on_off_ratio_{name} {:.3}", on / off);
         let Some(mut s) = last_on else { continue };
         let st = s.interp().profiler.lock();
-        for (n, a) in st.kinds.names.iter().zip(&st.kinds.aggs) {
+        for (n, a) in st.kinds.names.iter().zip(&st.kind_aggs()) {
             if n == "matmul" && a.calls > 0 {
                 let c = a.calls as f64;
                 println!(
@@ -317,7 +317,7 @@ sync()";
             }
         }
         // Device time per iteration close to the wall time: the loop is bound by the GPU.
-        let dev: u64 = st.kinds.aggs.iter().map(|a| a.device_ns).sum();
+        let dev: u64 = st.kind_aggs().iter().map(|a| a.device_ns).sum();
         let per = |ns: u64| ns as f64 / iters as f64 / 1e3;
         println!("GCALC profile_{name}_device_us_per_iter {:.2}", per(dev));
         println!(

@@ -20,13 +20,14 @@ for i in range(10) {
 fn rows(s: &mut Session) -> Vec<(String, String, usize, u64, u64, u64)> {
     let st = s.interp().profiler.lock();
     let mut out = Vec::new();
+    let aggs = st.kernel_aggs();
     for (i, name) in st.kernels.names.iter().enumerate() {
-        let r = st.records.iter().find(|r| r.kernel as usize == i).unwrap();
-        let a = &st.kernels.aggs[i];
+        let e = st.entries.iter().find(|e| e.kernel as usize == i).unwrap();
+        let a = &aggs[i];
         out.push((
-            st.kinds.names[r.kind as usize].clone(),
+            st.kinds.names[e.kind as usize].clone(),
             name.clone(),
-            st.sites.names[r.site as usize].line,
+            st.sites.names[e.site as usize].line,
             a.calls,
             a.bytes_alloc,
             a.bytes_moved,

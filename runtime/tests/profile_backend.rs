@@ -46,7 +46,8 @@ fn a_sync_points_device_times_arrive_in_one_batch() {
             let k = st.kinds.intern(key, || name.into());
             let kn = st.kernels.intern(key + 1, || format!("{name} gpu(0)"));
             let site = st.current_site();
-            st.begin(Class::Op, k, kn, site, g, 40)
+            let e = st.add_entry(kn as u64, Class::Op, k, kn, site);
+            st.begin(e, g, 40)
         };
         launches.push(profile::launch(g).expect("a launch inside an op"));
         prof.lock().end(tok, 40, None);
@@ -64,7 +65,7 @@ fn a_sync_points_device_times_arrive_in_one_batch() {
         assert_eq!(st.records.get(1).unwrap().device_ns, 70_000);
         let by_name = |n: &str| {
             let i = st.kinds.names.iter().position(|x| x == n).unwrap();
-            st.kinds.aggs[i].time_ns()
+            st.kind_aggs()[i].time_ns()
         };
         assert_eq!((by_name("exp"), by_name("sum")), (30_000, 70_000));
     }
@@ -73,7 +74,7 @@ fn a_sync_points_device_times_arrive_in_one_batch() {
     profile::kernel_times(&times);
     let st = prof.lock();
     assert!(st.records.is_empty());
-    assert!(st.kinds.aggs.iter().all(|a| a.device_ns == 0));
+    assert!(st.kind_aggs().iter().all(|a| a.device_ns == 0));
 }
 
 /// `calls` calls of one op kind/kernel row, each launching `per_call` kernels;
@@ -94,7 +95,8 @@ fn sampled_calls(
             let k = st.kinds.intern(key, || format!("op{key}"));
             let kn = st.kernels.intern(key + 1, || format!("op{key} gpu(0)"));
             let site = st.current_site();
-            st.begin(Class::Op, k, kn, site, g, 0)
+            let e = st.add_entry(kn as u64, Class::Op, k, kn, site);
+            st.begin(e, g, 0)
         };
         for l in 0..per_call {
             let t = profile::launch(g).expect("a launch inside an op");
@@ -146,11 +148,11 @@ fn sampled_device_times_are_scaled_per_row() {
         (st.counters.launches, st.counters.timed_launches),
         (200, 20)
     );
-    let a = &st.kinds.aggs[i];
+    let a = &st.kind_aggs()[i];
     assert_eq!((a.calls, a.launches, a.timed_launches), (100, 200, 20));
     assert_eq!(a.device_ns, 4_000_000);
     assert_eq!(a.time_ns(), 4_000_000, "device time replaces host time");
-    assert_eq!(st.kernels.aggs[i].device_ns, 4_000_000);
+    assert_eq!(st.kernel_aggs()[i].device_ns, 4_000_000);
     let rec = |n: usize| st.records.get(n).unwrap();
     assert_eq!(
         (rec(0).launches, rec(0).timed, rec(0).device_ns),
@@ -190,9 +192,9 @@ fn sampling_weights_slow_first_calls_by_what_they_stand_for() {
     // 21 calls of 10 us: the 21st (not timed, after the block) is estimated.
     let j = sampled_calls(&prof, 90, 21, 1, |_, _| us(10));
     let st = prof.lock();
-    assert_eq!(st.kinds.aggs[i].device_ns, 1_360_000);
-    assert_eq!(st.kinds.aggs[j].device_ns, 210_000);
-    assert_eq!(st.kinds.aggs[j].timed_launches, 5);
+    assert_eq!(st.kind_aggs()[i].device_ns, 1_360_000);
+    assert_eq!(st.kind_aggs()[j].device_ns, 210_000);
+    assert_eq!(st.kind_aggs()[j].timed_launches, 5);
 }
 
 #[test]
@@ -207,13 +209,14 @@ fn a_row_without_a_timed_launch_keeps_its_host_time() {
         let k = st.kinds.intern(95, || "pending".into());
         let kn = st.kernels.intern(96, || "pending gpu(0)".into());
         let site = st.current_site();
-        st.begin(Class::Op, k, kn, site, g, 0)
+        let e = st.add_entry(kn as u64, Class::Op, k, kn, site);
+        st.begin(e, g, 0)
     };
     assert!(profile::launch(g).expect("a token").timed());
     std::thread::sleep(Duration::from_millis(1));
     prof.lock().end(tok, 0, None);
     let st = prof.lock();
-    let a = &st.kinds.aggs[0];
+    let a = &st.kind_aggs()[0];
     assert_eq!((a.launches, a.device_ns), (1, 0));
     assert!(a.host_ns >= 1_000_000 && a.time_ns() == a.host_ns, "{a:?}");
     assert!(st.records.get(0).unwrap().timed);

@@ -19,14 +19,15 @@ fn kind_sites(s: &mut Session, kind: &str) -> (u64, Vec<String>) {
     let mut sites: Vec<String> = st
         .records
         .iter()
-        .filter(|r| r.kind == k as u32)
-        .map(|r| {
-            let site = &st.sites.names[r.site as usize];
+        .filter_map(|r| st.entry(r))
+        .filter(|e| e.kind == k as u32)
+        .map(|e| {
+            let site = &st.sites.names[e.site as usize];
             format!("{}:{}", site.file, site.line)
         })
         .collect();
     sites.dedup();
-    (st.kinds.aggs[k].calls, sites)
+    (st.kind_aggs()[k].calls, sites)
 }
 
 const GRAD: &str = "D = reshape(linspace(0, 1, 12), (4, 3))
@@ -114,8 +115,9 @@ fn ops_after_a_call_are_sited_at_the_caller() {
     let mut sites: Vec<String> = st
         .records
         .iter()
-        .map(|r| {
-            let site = &st.sites.names[r.site as usize];
+        .filter_map(|r| st.entry(r))
+        .map(|e| {
+            let site = &st.sites.names[e.site as usize];
             format!("{}:{} {}", site.file, site.line, site.text)
         })
         .collect();
@@ -156,5 +158,5 @@ fn a_copy_takes_its_device_time_at_the_sync_point() {
         (4096, 3_000, 10_000)
     );
     let k = st.kinds.names.iter().position(|n| n == "transfer H2D");
-    assert_eq!(k.map(|k| st.kinds.aggs[k].time_ns()), Some(3_000));
+    assert_eq!(k.map(|k| st.kind_aggs()[k].time_ns()), Some(3_000));
 }

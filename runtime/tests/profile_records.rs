@@ -16,7 +16,7 @@ fn site_calls(s: &mut Session, file: &str, line: usize) -> u64 {
     st.sites
         .names
         .iter()
-        .zip(&st.sites.aggs)
+        .zip(&st.site_aggs())
         .filter(|(n, _)| n.file == file && n.line == line)
         .map(|(_, a)| a.calls)
         .sum()
@@ -63,6 +63,57 @@ fn counts_and_sites_are_exact() {
     assert!(text.contains("prog.gcalc:3  n = len(s)"), "{text}");
 }
 
+#[test]
+fn one_kernel_at_two_sites_adds_up_in_each_table() {
+    // `len(str)` at lines 2 and 3: one kernel row (13 calls), one kind row,
+    // two site rows; each record's entry names its own line.
+    let mut s = session(true);
+    run(
+        &mut s,
+        "for i in range(10) {\n    a = len(\"xy\")\n    if i < 3 { b = len(\"z\") }\n}\n",
+        "two.gcalc",
+    );
+    assert_eq!(site_calls(&mut s, "two.gcalc", 2), 10);
+    assert_eq!(site_calls(&mut s, "two.gcalc", 3), 3);
+    assert_eq!(kind_calls(&mut s, "len"), 13);
+    let st = s.interp().profiler.lock();
+    let k = st
+        .kernels
+        .names
+        .iter()
+        .position(|n| n.starts_with("len("))
+        .unwrap();
+    assert_eq!(
+        st.kernels
+            .names
+            .iter()
+            .filter(|n| n.starts_with("len("))
+            .count(),
+        1
+    );
+    let kernels = st.kernel_aggs();
+    assert_eq!(kernels[k].calls, 13);
+    let host: u64 = st
+        .records
+        .iter()
+        .filter(|r| st.entry(r).is_some_and(|e| e.kernel == k as u32))
+        .map(|r| r.host_ns)
+        .sum();
+    assert_eq!(
+        kernels[k].host_ns, host,
+        "the row is the sum of its records"
+    );
+    let lines: Vec<usize> = st
+        .records
+        .iter()
+        .filter_map(|r| st.entry(r))
+        .filter(|e| e.kernel == k as u32)
+        .map(|e| st.sites.names[e.site as usize].line)
+        .collect();
+    assert_eq!(lines.iter().filter(|&&l| l == 2).count(), 10, "{lines:?}");
+    assert_eq!(lines.iter().filter(|&&l| l == 3).count(), 3, "{lines:?}");
+}
+
 /// A plain-text front-end whose stdout the test can read.
 struct Text(Arc<Mutex<String>>);
 
@@ -98,7 +149,7 @@ fn nothing_is_recorded_while_off() {
     run(&mut s, PROG, "prog.gcalc");
     let st = s.interp().profiler.lock();
     assert!(st.records.is_empty());
-    assert!(st.kinds.aggs.iter().all(|a| a.calls == 0));
+    assert!(st.kind_aggs().iter().all(|a| a.calls == 0));
     assert_eq!(st.wall(), Duration::ZERO);
 }
 
@@ -122,7 +173,7 @@ fn reset_clears() {
     {
         let st = s.interp().profiler.lock();
         assert!(st.records.is_empty());
-        assert!(st.kinds.aggs.iter().all(|a| a.calls == 0));
+        assert!(st.kind_aggs().iter().all(|a| a.calls == 0));
     }
     run(&mut s, "len(\"abc\")", "after");
     assert_eq!(kind_calls(&mut s, "len"), 1);
@@ -249,7 +300,8 @@ fn backends_report_transfers_launches_and_device_times() {
         let k = st.kinds.intern(42, || "exp".into());
         let kn = st.kernels.intern(43, || "exp(float32[10]) gpu(0)".into());
         let site = st.current_site();
-        st.begin(Class::Fused, k, kn, site, g, 40)
+        let e = st.add_entry(kn as u64, Class::Fused, k, kn, site);
+        st.begin(e, g, 40)
     };
     let launch = profile::launch(g).expect("a launch inside an op has a token");
     prof.lock().end(tok, 40, None);
@@ -273,7 +325,7 @@ fn backends_report_transfers_launches_and_device_times() {
         (1, 1, 4096, 1, 1)
     );
     assert_eq!(c.peak, vec![(g, 1 << 20)]);
-    let exp = &st.kinds.aggs[0];
+    let exp = &st.kind_aggs()[0];
     assert_eq!(exp.time_ns(), 30_000);
     assert_eq!(st.records.get(0).unwrap().device_ns, 30_000);
     assert!(st.kinds.names.iter().any(|n| n == "transfer H2D"));
@@ -305,8 +357,9 @@ fn cheap_rows_have_their_host_times_sampled() {
     let k = st.kinds.intern(70, || "cheap".into());
     let kn = st.kernels.intern(71, || "cheap cpu".into());
     let site = st.current_site();
+    let e = st.add_entry(kn as u64, Class::Op, k, kn, site);
     for _ in 0..100 {
-        let tok = st.begin(Class::Op, k, kn, site, Device::Cpu, 0);
+        let tok = st.begin(e, Device::Cpu, 0);
         st.end(tok, 0, None);
     }
     let timed: Vec<usize> = (0..100)
@@ -320,7 +373,7 @@ fn cheap_rows_have_their_host_times_sampled() {
     // Estimates are stored in the records: the sums still agree exactly.
     let sum: u64 = st.records.iter().map(|r| r.host_ns).sum();
     assert_eq!(Duration::from_nanos(sum), st.op_time());
-    assert_eq!(st.kinds.aggs[k as usize].calls, 100);
+    assert_eq!(st.kind_aggs()[k as usize].calls, 100);
     let text = profile::to_text(&st);
     let line = format!("measured for {} of 100 records", timed.len());
     assert!(text.contains(&line), "{text}");

@@ -4,7 +4,7 @@
 //! counters and each device's peak memory.
 
 use super::clock;
-use super::recorder::{Class, MAX_RECORDS, Record, Site, State, Token, mix, sample_weight};
+use super::recorder::{Agg, Class, MAX_RECORDS, Record, Site, State, Token, mix, sample_weight};
 use crate::device::Device;
 use std::time::Duration;
 
@@ -32,32 +32,34 @@ pub struct Counters {
 }
 
 impl State {
-    /// A kernel launch: counted, on the innermost open record's rows, with the
+    /// A kernel launch: counted, on the innermost open record's entry, with the
     /// weight its device time will count with (0: don't time it). A record's
     /// launches share the weight decided at its first, by the number of earlier
-    /// calls of its kernel row that launched (`sample_weight`).
+    /// calls of its entry that launched (`sample_weight`).
     pub fn launch(&mut self) -> Option<(Token, u64)> {
         self.counters.launches += 1;
         let tok = self.current()?;
         let open = self.open.last_mut()?;
+        let a = &mut self.entries.get_mut(tok.entry as usize)?.agg;
         open.launches += 1;
         let first = open.weight.is_none();
-        let w = *open.weight.get_or_insert_with(|| {
-            sample_weight(self.kernels.agg(tok.kernel).map_or(0, |a| a.launch_calls))
-        });
+        let w = *open
+            .weight
+            .get_or_insert_with(|| sample_weight(a.launch_calls));
         if w > 0 {
             self.counters.timed_launches += 1;
         }
-        for a in self.aggs3(&tok) {
-            a.launches += 1;
-            a.launch_calls += first as u64;
-            a.refresh();
-        }
+        a.launches += 1;
+        a.launch_calls += first as u64;
         Some((tok, w))
     }
 
-    /// A timed launch's device time, counting `weight` times in its rows'
-    /// estimates (the record keeps the time measured).
+    fn agg_of(&mut self, tok: &Token) -> Option<&mut Agg> {
+        Some(&mut self.entries.get_mut(tok.entry as usize)?.agg)
+    }
+
+    /// A timed launch's device time, counting `weight` times in its entry's
+    /// estimate (the record keeps the time measured).
     pub fn add_sampled_time(&mut self, tok: Token, d: Duration, weight: u64) {
         if tok.generation != self.generation || weight == 0 {
             return;
@@ -66,11 +68,10 @@ impl State {
         if let Some(r) = self.records.get_mut(tok.index) {
             r.device_ns += ns;
         }
-        for a in self.aggs3(&tok) {
+        if let Some(a) = self.agg_of(&tok) {
             a.sampled_ns += ns * weight;
             a.sampled_w += weight;
             a.timed_launches += 1;
-            a.refresh();
         }
     }
 
@@ -87,6 +88,11 @@ impl State {
         bytes: u64,
     ) -> Token {
         let site = self.own_site(kind);
+        let key = mix(mix(11, site as u64), kernel as u64);
+        let entry = match self.entry_of(key) {
+            Some(e) => e,
+            None => self.add_entry(key, class, kind, kernel, site),
+        };
         self.counters.host_timed += 1;
         let host_ns = host.as_nanos() as u64;
         let device_ns = device_time.map_or(0, |d| d.as_nanos() as u64);
@@ -94,18 +100,15 @@ impl State {
         self.last_ns = now.ns_since(*self.origin.get_or_insert(now));
         let start_ns = self.last_ns.saturating_sub(host_ns);
         let rec = Record {
-            class,
-            kind,
-            kernel,
-            site,
-            device,
+            entry,
+            launches: 0,
             start_ns,
             host_ns,
             device_ns,
             bytes_alloc: 0,
             bytes_moved: bytes,
+            device,
             ended: true,
-            launches: 0,
             timed: device_ns > 0,
             host_timed: true,
         };
@@ -120,14 +123,16 @@ impl State {
             } else {
                 usize::MAX
             },
-            kind,
-            kernel,
-            site,
+            entry,
         };
-        self.add_to_aggs(&tok, 0, bytes, host_ns, device_ns > 0);
-        for a in self.aggs3(&tok) {
+        if let Some(a) = self.agg_of(&tok) {
+            a.calls += 1;
+            a.host_ns += host_ns;
+            a.bytes_moved += bytes;
             a.exact_ns += device_ns;
-            a.refresh();
+            if device_ns > 0 {
+                a.exact_host_ns += host_ns;
+            }
         }
         if stored {
             self.records.push(rec);
@@ -152,10 +157,9 @@ impl State {
             r.device_ns += ns;
             r.timed = true;
         }
-        for a in self.aggs3(&tok) {
+        if let Some(a) = self.agg_of(&tok) {
             a.exact_ns += ns;
             a.exact_host_ns += replaced_host;
-            a.refresh();
         }
     }
     /// The current site as its own row for a transfer or compile: `file:line [transfer H2D] text`.

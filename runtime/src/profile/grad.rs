@@ -5,7 +5,7 @@
 //! the rest (the seed, the walk). A guard ends each record when dropped, so an
 //! error inside a rule leaves no record open.
 
-use super::hooks::{Walk, array_key, array_text, kernel_name, kind_name, walk};
+use super::hooks::{NewEntry, Walk, array_key, array_text, kernel_name, kind_name, walk};
 use super::recorder::{Class, Token, mix};
 use super::{HOOKS, Profiler};
 use crate::array::Array;
@@ -68,27 +68,28 @@ impl Interp {
         let prof = self.profiler.clone();
         let tok = {
             let mut st = prof.lock();
-            let site = self.site_id(&mut st);
-            let (kind, kernel) = st.kind_kernel(kernel_key, || {
+            let entry = self.entry_id(&mut st, kernel_key, || {
                 let (kind, kernel) = match &what {
                     GradOf::Tree(t) => (kind_name(t), kernel_name(t)),
                     GradOf::Op(name) => (name.to_string(), format!("{name}(g: {})", array_text(g))),
                     GradOf::Index => ("index".into(), format!("index(g: {})", array_text(g))),
                     GradOf::Pass | GradOf::Leaf => {
-                        return (
+                        return NewEntry {
+                            class,
                             kind_key,
-                            "grad backward pass".into(),
-                            format!("grad backward pass {device}"),
-                        );
+                            kind: "grad backward pass".into(),
+                            kernel: format!("grad backward pass {device}"),
+                        };
                     }
                 };
-                (
+                NewEntry {
+                    class,
                     kind_key,
-                    format!("grad of {kind}"),
-                    format!("grad of {kernel} {device}"),
-                )
+                    kind: format!("grad of {kind}"),
+                    kernel: format!("grad of {kernel} {device}"),
+                }
             });
-            st.begin(class, kind, kernel, site, device, g.nbytes() as u64)
+            st.begin(entry, device, g.nbytes() as u64)
         };
         GradRecord(Some((prof, tok)))
     }

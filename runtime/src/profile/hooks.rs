@@ -4,6 +4,14 @@
 
 use super::HOOKS;
 use super::recorder::{Class, Site, State, mix};
+
+/// What a new entry is made of (built only on an entry's first record).
+pub(super) struct NewEntry {
+    pub(super) class: Class,
+    pub(super) kind_key: u64,
+    pub(super) kind: String,
+    pub(super) kernel: String,
+}
 use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
@@ -67,19 +75,20 @@ impl Interp {
         let device = w.device.unwrap_or(Device::Cpu);
         let tok = {
             let mut st = self.profiler.lock();
-            let site = self.site_id(&mut st);
-            let (kind, kernel) = st.kind_kernel(w.kernel_key, || {
+            let entry = self.entry_id(&mut st, w.kernel_key, || {
                 let (k, e) = (kind_name(&node), kernel_name(&node));
-                match red {
-                    Some(r) => (
-                        w.kind_key,
-                        format!("{r}({k})"),
-                        format!("{r}({e}) {device}"),
-                    ),
-                    None => (w.kind_key, k, format!("{e} {device}")),
+                let (kind, kernel) = match red {
+                    Some(r) => (format!("{r}({k})"), format!("{r}({e}) {device}")),
+                    None => (k, format!("{e} {device}")),
+                };
+                NewEntry {
+                    class: Class::Fused,
+                    kind_key: w.kind_key,
+                    kind,
+                    kernel,
                 }
             });
-            st.begin(Class::Fused, kind, kernel, site, device, w.bytes)
+            st.begin(entry, device, w.bytes)
         };
         let r = run(node);
         let out = match &r {
@@ -109,24 +118,14 @@ impl Interp {
         }
         let tok = {
             let mut st = self.profiler.lock();
-            let site = self.site_id(&mut st);
             let dev = device.unwrap_or(Device::Cpu);
-            let (kind, kernel) = st.kind_kernel(kernel_key, || {
-                let kernel = format!("{} {dev}", call_name(def, &args));
-                (
-                    mix(5, def.name.as_ptr() as u64),
-                    def.name.to_string(),
-                    kernel,
-                )
+            let entry = self.entry_id(&mut st, kernel_key, || NewEntry {
+                class: Class::Op,
+                kind_key: mix(5, def.name.as_ptr() as u64),
+                kind: def.name.to_string(),
+                kernel: format!("{} {dev}", call_name(def, &args)),
             });
-            st.begin(
-                Class::Op,
-                kind,
-                kernel,
-                site,
-                device.unwrap_or(Device::Cpu),
-                bytes,
-            )
+            st.begin(entry, dev, bytes)
         };
         let r = self.call_def_inner(def, args);
         let (out, out_dev) = match &r {
@@ -151,23 +150,48 @@ impl Interp {
         self.profiler.lock().sources.pop();
     }
 
-    /// The id of the current statement's site (`file:line`, its text).
-    pub(super) fn site_id(&self, st: &mut State) -> u32 {
+    /// The entry of `kernel_key` at the current statement: one hash lookup;
+    /// on its first record the site, kind and kernel are interned (`make`).
+    #[inline]
+    pub(super) fn entry_id(
+        &self,
+        st: &mut State,
+        kernel_key: u64,
+        make: impl FnOnce() -> NewEntry,
+    ) -> u32 {
+        let site_key = self.site_key(st);
+        let key = mix(site_key, kernel_key);
+        if let Some(e) = st.entry_of(key) {
+            return e;
+        }
+        let site = self.site_id(st, site_key);
+        let n = make();
+        let kind = st.kinds.intern(n.kind_key, || n.kind);
+        let kernel = st.kernels.intern(kernel_key, || n.kernel);
+        st.add_entry(key, n.class, kind, kernel, site)
+    }
+
+    /// The key of the current statement's site: its source and span.
+    #[inline]
+    fn site_key(&self, st: &State) -> u64 {
         let span = self.current_stmt;
         let src_ptr = match st.sources.last() {
             Some(s) => std::sync::Arc::as_ptr(s),
             None => self.source() as *const _,
         };
-        let key = mix(
+        mix(
             mix(mix(9, src_ptr as u64), span.start as u64),
             span.end as u64,
-        );
-        if st.last_site.0 == key {
-            return st.last_site.1;
-        }
+        )
+    }
+
+    /// The id of the current statement's site (`file:line`, its text).
+    #[cold]
+    fn site_id(&self, st: &mut State, key: u64) -> u32 {
+        let span = self.current_stmt;
         let src = st.sources.last().cloned();
         let src = src.as_deref().unwrap_or(self.source());
-        let id = st.sites.intern(key, || {
+        st.sites.intern(key, || {
             let (line, _) = gcalc_lang::span::line_col(&src.text, span.start as usize);
             let text = gcalc_lang::span::line_text(&src.text, line).trim();
             let text = match text.char_indices().nth(60) {
@@ -179,9 +203,7 @@ impl Interp {
                 line,
                 text,
             }
-        });
-        st.last_site = (key, id);
-        id
+        })
     }
 }
 

@@ -25,11 +25,19 @@
 //! counted once); interpreter = wall - time in ops. Device times overlap the
 //! host's (GPU work is asynchronous) and are reported beside it.
 //!
-//! Host times of cheap kernel rows are sampled (two clock reads, 50-90 ns
+//! # Entries
+//! A record adds to one entry: its kernel (op kind, dtypes, shapes, device)
+//! at its source site, found by one hash lookup of `mix(site key, kernel
+//! key)`. The three tables' rows (kinds, kernels, sites) are sums of entries,
+//! made when a report is (`State::kind_aggs` ...): a record updates one set
+//! of sums, and derived device numbers (`Agg::refresh`) are computed then too.
+//! Sampling (below) counts per entry.
+//!
+//! Host times of cheap entries are sampled (two clock reads, 50-90 ns
 //! on the benchmark VM, would double the cost of a small builtin): every
-//! call of a row's first `SAMPLE_FIRST` and of a row averaging at least
+//! call of an entry's first `SAMPLE_FIRST` and of an entry averaging at least
 //! `HOST_EXACT_NS` is measured, else one in `SAMPLE_EVERY`, weighted like
-//! device times (`Agg::host_weight`). The others take their row's weighted
+//! device times (`Agg::host_weight`). The others take their entry's weighted
 //! mean so far, stored in the record (`host_timed: false`), so the records
 //! still sum to the time in ops.
 //!
@@ -62,14 +70,15 @@
 //!
 //! # Sampled kernel times
 //! An event record costs the host about as much as a launch, so not every
-//! launch is timed: per kernel row, all launches of its first `SAMPLE_FIRST`
+//! launch is timed: per entry, all launches of its first `SAMPLE_FIRST`
 //! (4) calls, then of the last call of each block of `SAMPLE_EVERY` (16),
 //! which stands for its block (`recorder::sample_weight`; decided at a record's
-//! first launch, so all launches of a call share it). Each row sums
+//! first launch, so all launches of a call share it). Each entry sums
 //! weight * time and the weights; its device time is that sum scaled by its
 //! launches over the weights (`Agg::kernel_estimate_ns`): exact for equal
-//! launch times, and launches not read yet are estimated too. A row with no
-//! timed launch keeps its host time. Records keep their measured (unscaled)
+//! launch times, and launches not read yet are estimated too; a table row
+//! adds its entries' estimates. An entry with no timed launch keeps its host
+//! time. Records keep their measured (unscaled)
 //! device time and say whether they were timed. Copies are always timed.
 //!
 //! Build with the `no-profile-hooks` feature to compile the interpreter's

@@ -1,6 +1,7 @@
 //! The recorder: begin/end of records with exclusive (measured or sampled)
-//! host times and the running aggregates for the three tables; what the
-//! backends report is in `backend.rs`. One per session, behind the run lock
+//! host times, each adding to one entry (a kernel at a site) from which the
+//! three tables are summed when a report is made; what the backends report
+//! is in `backend.rs`. One per session, behind the run lock
 //! (`lock.rs`) so that backends can reach it too.
 
 pub use super::backend::Counters;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 /// A record that has begun and not ended.
 pub(super) struct Open {
     pub(super) index: usize,
+    pub(super) entry: u32,
     /// The clock at its start when its host time is measured, with the
     /// weight it counts with in its row's estimate (`Agg::host_weight`).
     pub(super) start: Option<(Tick, u64)>,
@@ -40,6 +42,9 @@ pub struct State {
     pub kinds: Table<String>,
     pub kernels: Table<String>,
     pub sites: Table<Site>,
+    /// What records add to (`Entry`), by the key `mix(site key, kernel key)`.
+    pub entries: Vec<Entry>,
+    entry_ids: Table<()>,
     pub counters: Counters,
     pub(super) open: Vec<Open>,
     /// Records beyond MAX_RECORDS that are still open (by depth).
@@ -47,10 +52,6 @@ pub struct State {
     /// Sources of the user functions being called, innermost last (their
     /// statements' spans point into these, not into the running cell).
     pub(crate) sources: Vec<Arc<Source>>,
-    /// The last site looked up (key, id): loops hit it every time.
-    pub(crate) last_site: (u64, u32),
-    /// Kernel key -> (kind id, kernel id): one lookup a record.
-    pairs: std::collections::HashMap<u64, (u32, u32), std::hash::BuildHasherDefault<KeyHasher>>,
 }
 
 /// Names a begun record until it ends (and, for launches, until device time arrives).
@@ -59,9 +60,7 @@ pub struct Token {
     pub(crate) generation: u32,
     /// Index into `records`, or `usize::MAX` when it was not stored.
     pub(crate) index: usize,
-    pub(crate) kind: u32,
-    pub(crate) kernel: u32,
-    pub(crate) site: u32,
+    pub(crate) entry: u32,
 }
 
 impl State {
@@ -79,31 +78,65 @@ impl State {
             kinds: Table::default(),
             kernels: Table::default(),
             sites: Table::default(),
+            entries: Vec::new(),
+            entry_ids: Table::default(),
             counters: Counters::default(),
             open: Vec::new(),
             overflow: Vec::new(),
             sources: Vec::new(),
-            last_site: (0, 0),
-            pairs: Default::default(),
         }
     }
 
-    /// The kind and kernel ids of a kernel key; on a miss the kind's key and
-    /// name and the kernel's name are made by `make`.
+    /// The entry of `key` (`mix(site key, kernel key)`), if it has one.
     #[inline]
-    pub fn kind_kernel(
-        &mut self,
-        kernel_key: u64,
-        make: impl FnOnce() -> (u64, String, String),
-    ) -> (u32, u32) {
-        if let Some(&p) = self.pairs.get(&kernel_key) {
-            return p;
+    pub fn entry_of(&self, key: u64) -> Option<u32> {
+        self.entry_ids.get(key)
+    }
+
+    /// A new entry for `key` (its kind, kernel and site interned by the caller).
+    pub fn add_entry(&mut self, key: u64, class: Class, kind: u32, kernel: u32, site: u32) -> u32 {
+        let id = self.entry_ids.intern(key, || ());
+        if id as usize == self.entries.len() {
+            self.entries.push(Entry {
+                class,
+                kind,
+                kernel,
+                site,
+                agg: Agg::default(),
+            });
         }
-        let (kind_key, kind, kernel) = make();
-        let k = self.kinds.intern(kind_key, || kind);
-        let kn = self.kernels.intern(kernel_key, || kernel);
-        self.pairs.insert(kernel_key, (k, kn));
-        (k, kn)
+        id
+    }
+
+    /// The entry of a record.
+    pub fn entry(&self, r: &Record) -> Option<&Entry> {
+        self.entries.get(r.entry as usize)
+    }
+
+    /// Rows of a table: the refreshed sums of the entries with each id that
+    /// `id` gives, indexed by it (`n` ids).
+    fn table_aggs(&self, n: usize, id: impl Fn(&Entry) -> u32) -> Vec<Agg> {
+        let mut v = vec![Agg::default(); n];
+        for e in &self.entries {
+            let mut a = e.agg.clone();
+            a.refresh();
+            if let Some(row) = v.get_mut(id(e) as usize) {
+                row.merge(&a);
+            }
+        }
+        v
+    }
+    /// The op-kind table's rows, indexed like `kinds.names`.
+    pub fn kind_aggs(&self) -> Vec<Agg> {
+        self.table_aggs(self.kinds.names.len(), |e| e.kind)
+    }
+    /// The kernel table's rows, indexed like `kernels.names`.
+    pub fn kernel_aggs(&self) -> Vec<Agg> {
+        self.table_aggs(self.kernels.names.len(), |e| e.kernel)
+    }
+    /// The site table's rows, indexed like `sites.names`.
+    pub fn site_aggs(&self) -> Vec<Agg> {
+        self.table_aggs(self.sites.names.len(), |e| e.site)
     }
 
     /// Forget open records and function sources left by a run that unwound.
@@ -147,21 +180,13 @@ impl State {
         self.sources = sources;
     }
 
-    /// Begin a record (ended by `end`). `bytes_in`: the inputs' bytes.
-    pub fn begin(
-        &mut self,
-        class: Class,
-        kind: u32,
-        kernel: u32,
-        site: u32,
-        device: Device,
-        bytes_in: u64,
-    ) -> Token {
+    /// Begin a record of `entry` (ended by `end`). `bytes_in`: the inputs' bytes.
+    pub fn begin(&mut self, entry: u32, device: Device, bytes_in: u64) -> Token {
         // Host-time sampling (`Agg::host_weight`): the clock is read for some calls only.
-        let w = match self.kernels.agg(kernel) {
-            Some(a) => {
-                let w = a.host_weight();
-                a.host_calls += 1;
+        let w = match self.entries.get_mut(entry as usize) {
+            Some(e) => {
+                let w = e.agg.host_weight();
+                e.agg.host_calls += 1;
                 w
             }
             None => 1,
@@ -173,18 +198,15 @@ impl State {
             (t, w)
         });
         let rec = Record {
-            class,
-            kind,
-            kernel,
-            site,
-            device,
+            entry,
+            launches: 0,
             start_ns: self.last_ns,
             host_ns: 0,
             device_ns: 0,
             bytes_alloc: 0,
             bytes_moved: bytes_in,
+            device,
             ended: false,
-            launches: 0,
             timed: false,
             host_timed: start.is_some(),
         };
@@ -198,6 +220,7 @@ impl State {
         };
         self.open.push(Open {
             index,
+            entry,
             start,
             child_ns: 0,
             launches: 0,
@@ -206,9 +229,7 @@ impl State {
         Token {
             generation: self.generation,
             index,
-            kind,
-            kernel,
-            site,
+            entry,
         }
     }
 
@@ -219,7 +240,11 @@ impl State {
             return;
         }
         let Some(open) = self.open.pop() else { return };
-        // Measured, or its kernel row's estimate (nested records' totals are out of both).
+        let Some(e) = self.entries.get_mut(open.entry as usize) else {
+            return;
+        };
+        let a = &mut e.agg;
+        // Measured, or its entry's estimate (nested records' totals are out of both).
         let (own, total) = match open.start {
             Some((start, w)) => {
                 let end = clock::now();
@@ -228,16 +253,18 @@ impl State {
                     self.last_ns = end.ns_since(o);
                 }
                 let own = total.saturating_sub(open.child_ns);
-                if let Some(a) = self.kernels.agg(tok.kernel) {
-                    a.add_host_sample(own, w);
-                }
+                a.add_host_sample(own, w);
                 (own, total)
             }
-            None => {
-                let own = self.kernels.agg(tok.kernel).map_or(0, |a| a.host_mean_ns);
-                (own, own + open.child_ns)
-            }
+            None => (a.host_mean_ns, a.host_mean_ns + open.child_ns),
         };
+        a.calls += 1;
+        a.host_ns += own;
+        a.bytes_alloc += bytes_out;
+        if open.launches > 0 {
+            // Its launches' (estimated) device time stands for its host time.
+            a.launch_host_ns += own;
+        }
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += total;
         }
@@ -258,77 +285,26 @@ impl State {
         if let Some(d) = device {
             rec.device = d;
         }
-        let moved = rec.bytes_moved;
-        self.add_to_aggs(&tok, bytes_out, moved, own, false);
-        if open.launches > 0 {
-            // Its launches' (estimated) device time stands for its host time.
-            for a in self.aggs3(&tok) {
-                a.launch_host_ns += own;
-                a.refresh();
-            }
-        }
-    }
-
-    /// The kind, kernel and site rows of a token.
-    pub(super) fn aggs3(&mut self, tok: &Token) -> impl Iterator<Item = &mut Agg> {
-        [
-            self.kinds.agg(tok.kind),
-            self.kernels.agg(tok.kernel),
-            self.sites.agg(tok.site),
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    pub(super) fn add_to_aggs(
-        &mut self,
-        tok: &Token,
-        alloc: u64,
-        moved: u64,
-        own: u64,
-        has_device: bool,
-    ) {
-        for a in [
-            self.kinds.agg(tok.kind),
-            self.kernels.agg(tok.kernel),
-            self.sites.agg(tok.site),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            a.calls += 1;
-            a.host_ns += own;
-            a.bytes_alloc += alloc;
-            a.bytes_moved += moved;
-            if has_device {
-                a.exact_host_ns += own;
-                // Nothing else here changes what `refresh` derives.
-                a.refresh();
-            }
-        }
+        a.bytes_moved += rec.bytes_moved;
     }
 
     /// The innermost open record (what a launch belongs to).
     pub fn current(&self) -> Option<Token> {
         let o = self.open.last()?;
-        let r = if o.index == usize::MAX {
-            self.overflow.last()
-        } else {
-            self.records.get(o.index)
-        }?;
         Some(Token {
             generation: self.generation,
             index: o.index,
-            kind: r.kind,
-            kernel: r.kernel,
-            site: r.site,
+            entry: o.entry,
         })
     }
 
     /// The site of the innermost open record, or an "(outside any op)" site.
     pub fn current_site(&mut self) -> u32 {
-        match self.current() {
-            Some(t) => t.site,
+        match self
+            .current()
+            .and_then(|t| self.entries.get(t.entry as usize))
+        {
+            Some(e) => e.site,
             None => self.sites.intern(0, || Site {
                 file: "(outside any op)".into(),
                 line: 0,
@@ -339,7 +315,7 @@ impl State {
 
     /// Time spent inside records (exclusive host times, every record counted once).
     pub fn op_time(&self) -> Duration {
-        let ns: u64 = self.kinds.aggs.iter().map(|a| a.host_ns).sum();
+        let ns: u64 = self.entries.iter().map(|e| e.agg.host_ns).sum();
         Duration::from_nanos(ns)
     }
 }

@@ -1,5 +1,6 @@
-//! The profiler's data: one record per operation, the aggregate row of a
-//! table, source sites, and the interning tables keyed by 64-bit structural keys.
+//! The profiler's data: one record per operation, the entries (one per kernel
+//! at a source site) that records add to, the aggregate sums of a table row,
+//! source sites, and the name tables keyed by 64-bit structural keys.
 
 use crate::device::Device;
 use std::collections::HashMap;
@@ -52,13 +53,12 @@ impl Direction {
 
 /// One recorded operation. Times in nanoseconds; `start_ns` counts from the
 /// last reset. `host_ns` is exclusive: time spent in nested records is not in it.
+/// Its class, op kind, kernel and site are its entry's (`State::entries`).
 #[derive(Clone, Debug)]
 pub struct Record {
-    pub class: Class,
-    pub kind: u32,
-    pub kernel: u32,
-    pub site: u32,
-    pub device: Device,
+    pub entry: u32,
+    /// Kernel launches the record made.
+    pub launches: u32,
     pub start_ns: u64,
     pub host_ns: u64,
     /// Device (GPU) time reported at a sync point; 0 while none was reported.
@@ -66,27 +66,38 @@ pub struct Record {
     pub device_ns: u64,
     pub bytes_alloc: u64,
     pub bytes_moved: u64,
+    pub device: Device,
     pub ended: bool,
-    /// Kernel launches the record made.
-    pub launches: u32,
     /// Whether its launches were timed (sampling: see `sample_weight`).
     pub timed: bool,
-    /// Whether `host_ns` was measured (else it is its kernel row's estimate:
+    /// Whether `host_ns` was measured (else it is its entry's estimate:
     /// see `Agg::host_weight`).
     pub host_timed: bool,
 }
 
-/// A kernel row whose measured host time per call (exclusive) averages at
-/// least this has every call's host time measured; cheaper rows are sampled
+/// What records add to: one op kind's kernel at one source site. The three
+/// tables' rows are sums of entries (`State::kind_aggs` ...), made when a
+/// report is: a record updates one row, not three.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub class: Class,
+    pub kind: u32,
+    pub kernel: u32,
+    pub site: u32,
+    pub agg: Agg,
+}
+
+/// An entry whose measured host time per call (exclusive) averages at
+/// least this has every call's host time measured; cheaper entries are sampled
 /// like device times (`Agg::host_weight`): two clock reads cost 50-90 ns.
 pub const HOST_EXACT_NS: u64 = 2_000;
 
-/// Calls of each kernel row whose launches are all timed.
+/// Calls of each entry whose launches are all timed.
 pub const SAMPLE_FIRST: u64 = 4;
 /// After those, one call in this many is timed (and stands for this many).
 pub const SAMPLE_EVERY: u64 = 16;
 
-/// The weight of the launches of a kernel row's call number `call` (0-based,
+/// The weight of the launches of an entry's call number `call` (0-based,
 /// counting the calls that launched): 1 for the first `SAMPLE_FIRST`, then
 /// `SAMPLE_EVERY` for the last call of each block of `SAMPLE_EVERY` (it stands
 /// for the block), 0 (not timed: no CUDA events) for the others.
@@ -100,7 +111,7 @@ pub fn sample_weight(call: u64) -> u64 {
     }
 }
 
-/// Sums for one row of a table.
+/// Sums for one entry, or for one row of a table (the sum of its entries).
 ///
 /// Kernel device times are sampled: only some calls' launches are timed
 /// (`sample_weight`), each timed launch's time counting `w` times. The row's
@@ -108,6 +119,8 @@ pub fn sample_weight(call: u64) -> u64 {
 /// exact when the row's launches take equal times; launches whose time has not
 /// arrived yet are estimated too) plus the exact device times of copies. A row
 /// with no timed launch has no kernel device time (its host time stands).
+/// Records update the raw sums; the derived `device_ns` and
+/// `host_ns_with_device` are made by `refresh` when a report reads the entry.
 #[derive(Clone, Debug, Default)]
 pub struct Agg {
     pub calls: u64,
@@ -134,7 +147,7 @@ pub struct Agg {
     pub exact_host_ns: u64,
     /// Host time of the records that launched a kernel.
     pub launch_host_ns: u64,
-    /// Calls begun (host-time sampling counts these; kernel rows only).
+    /// Calls begun (host-time sampling counts these; entries only).
     pub host_calls: u64,
     /// Sum of weight * measured exclusive host time over the calls measured.
     pub host_sampled_ns: u64,
@@ -150,7 +163,7 @@ impl Agg {
     pub fn kernel_estimate_ns(&self) -> Option<u64> {
         (self.sampled_w > 0).then(|| {
             let n = self.launches.max(self.sampled_w);
-            // Refreshed at every launch: u64 unless it would overflow.
+            // u64 unless it would overflow.
             match self.sampled_ns.checked_mul(n) {
                 Some(x) => x / self.sampled_w,
                 None => (self.sampled_ns as u128 * n as u128 / self.sampled_w as u128) as u64,
@@ -158,7 +171,7 @@ impl Agg {
         })
     }
 
-    /// The host-time weight of this kernel row's next call (0: its host time
+    /// The host-time weight of this entry's next call (0: its host time
     /// is not measured but estimated, `host_mean_ns`): 1 for its first
     /// `SAMPLE_FIRST` calls and for every call of a row that averages at
     /// least `HOST_EXACT_NS`, else `sample_weight` (one call in `SAMPLE_EVERY`).
@@ -179,7 +192,30 @@ impl Agg {
         self.host_mean_ns = self.host_sampled_ns / self.host_sampled_w;
     }
 
-    /// Recompute `device_ns` and `host_ns_with_device` from the parts.
+    /// Add another entry's sums (`o` refreshed): a table row is the sum of
+    /// its entries' estimates, and is not refreshed itself.
+    pub fn merge(&mut self, o: &Agg) {
+        self.calls += o.calls;
+        self.host_ns += o.host_ns;
+        self.device_ns += o.device_ns;
+        self.host_ns_with_device += o.host_ns_with_device;
+        self.bytes_alloc += o.bytes_alloc;
+        self.bytes_moved += o.bytes_moved;
+        self.launches += o.launches;
+        self.timed_launches += o.timed_launches;
+        self.launch_calls += o.launch_calls;
+        self.exact_ns += o.exact_ns;
+        self.exact_host_ns += o.exact_host_ns;
+        self.launch_host_ns += o.launch_host_ns;
+        self.sampled_ns += o.sampled_ns;
+        self.sampled_w += o.sampled_w;
+        self.host_calls += o.host_calls;
+        self.host_sampled_ns += o.host_sampled_ns;
+        self.host_sampled_w += o.host_sampled_w;
+        self.host_mean_ns = self.host_sampled_ns / self.host_sampled_w.max(1);
+    }
+
+    /// Compute `device_ns` and `host_ns_with_device` from the parts.
     pub fn refresh(&mut self) {
         let est = self.kernel_estimate_ns();
         self.device_ns = self.exact_ns + est.unwrap_or(0);
@@ -205,11 +241,10 @@ pub struct Site {
     pub text: String,
 }
 
-/// Strings interned by a 64-bit structural key, each with its aggregate row.
+/// Names interned by a 64-bit structural key.
 pub struct Table<T> {
     ids: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     pub names: Vec<T>,
-    pub aggs: Vec<Agg>,
 }
 
 impl<T> Default for Table<T> {
@@ -217,7 +252,6 @@ impl<T> Default for Table<T> {
         Table {
             ids: HashMap::default(),
             names: Vec::new(),
-            aggs: Vec::new(),
         }
     }
 }
@@ -230,12 +264,13 @@ impl<T> Table<T> {
         }
         let id = self.names.len() as u32;
         self.names.push(make());
-        self.aggs.push(Agg::default());
         self.ids.insert(key, id);
         id
     }
-    pub(crate) fn agg(&mut self, id: u32) -> Option<&mut Agg> {
-        self.aggs.get_mut(id as usize)
+    /// The id of `key`, if interned.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u32> {
+        self.ids.get(&key).copied()
     }
 }
 

@@ -41,17 +41,17 @@ fn tables(st: &State) -> [(&'static str, &'static str, Vec<Row>); 3] {
         (
             "Ops (by op kind)",
             "op kind",
-            rows(&st.kinds.names, &st.kinds.aggs, |s| s.clone()),
+            rows(&st.kinds.names, &st.kind_aggs(), |s| s.clone()),
         ),
         (
             "Kernels (by fused expression, dtype, shapes, device)",
             "kernel",
-            rows(&st.kernels.names, &st.kernels.aggs, |s| s.clone()),
+            rows(&st.kernels.names, &st.kernel_aggs(), |s| s.clone()),
         ),
         (
             "Sites (by source line)",
             "site",
-            rows(&st.sites.names, &st.sites.aggs, |s| {
+            rows(&st.sites.names, &st.site_aggs(), |s| {
                 if s.line == 0 {
                     format!("{} {}", s.file, s.text).trim().to_string()
                 } else {
@@ -110,7 +110,7 @@ fn global_lines(st: &State) -> Vec<(String, String)> {
     let ops = st.op_time().as_nanos() as f64;
     let interp = (wall - ops).max(0.0);
     let pct = |x: f64| if wall > 0.0 { 100.0 * x / wall } else { 0.0 };
-    let dev: u64 = st.kinds.aggs.iter().map(|a| a.device_ns).sum();
+    let dev: u64 = st.kind_aggs().iter().map(|a| a.device_ns).sum();
     let c = &st.counters;
     let mut v = vec![
         ("wall time".into(), fmt_time(wall)),
@@ -385,10 +385,12 @@ pub fn to_json(st: &State) -> String {
     let _ = writeln!(s, "  \"dropped_records\": {},", st.dropped);
     s.push_str("  \"records\": [");
     let unknown = String::new();
-    for (i, r) in st.records.iter().enumerate() {
-        let kind = st.kinds.names.get(r.kind as usize).unwrap_or(&unknown);
-        let kernel = st.kernels.names.get(r.kernel as usize).unwrap_or(&unknown);
-        let (file, line, text) = match st.sites.names.get(r.site as usize) {
+    let mut first = true;
+    for r in st.records.iter() {
+        let Some(e) = st.entry(r) else { continue };
+        let kind = st.kinds.names.get(e.kind as usize).unwrap_or(&unknown);
+        let kernel = st.kernels.names.get(e.kernel as usize).unwrap_or(&unknown);
+        let (file, line, text) = match st.sites.names.get(e.site as usize) {
             Some(site) => (site.file.as_str(), site.line, site.text.as_str()),
             None => ("", 0, ""),
         };
@@ -400,8 +402,8 @@ pub fn to_json(st: &State) -> String {
         let _ = write!(
             s,
             "{}\n    {{\"class\": {}, \"kind\": {}, \"kernel\": {}, \"file\": {}, \"line\": {line}, \"stmt\": {}, \"device\": {}, \"start_s\": {}, \"host_s\": {}, \"host_timed\": {}, \"device_s\": {dev_s}, \"launches\": {}, \"timed\": {}, \"bytes_alloc\": {}, \"bytes_moved\": {}}}",
-            if i == 0 { "" } else { "," },
-            json_str(r.class.name()),
+            if std::mem::take(&mut first) { "" } else { "," },
+            json_str(e.class.name()),
             json_str(kind),
             json_str(kernel),
             json_str(file),

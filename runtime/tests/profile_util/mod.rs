@@ -28,7 +28,7 @@ pub fn kind_agg(s: &mut Session, kind: &str) -> (u64, u64) {
     st.kinds
         .names
         .iter()
-        .zip(&st.kinds.aggs)
+        .zip(&st.kind_aggs())
         .filter(|(n, _)| n.as_str() == kind)
         .fold((0, 0), |(c, d), (_, a)| (c + a.calls, d + a.device_ns))
 }
