@@ -72,6 +72,23 @@ fn array_ops_are_recorded_with_kinds_kernels_sites_and_bytes() {
     assert_eq!((print.2, print.3), (8, 10));
     let zeros = find("zeros");
     assert_eq!((zeros.2, zeros.3, zeros.4), (1, 1, 4000));
+    // No array argument: the kernel names no device (the default device's
+    // arrays are made), unless a `device=` argument says which.
+    assert_eq!(zeros.1, "zeros(int, dtype=dtype)");
+    let mut s2 = Session::new(
+        Flags {
+            profile: true,
+            ..Flags::default()
+        },
+        Box::new(Captured::default()),
+    );
+    let out = s2.execute("a = ones(3, device=cpu())", "dev.gcalc");
+    assert!(out.error.is_none(), "{:?}", out.error.map(|e| e.rendered));
+    let ones = self::rows(&mut s2)
+        .into_iter()
+        .find(|r| r.0 == "ones")
+        .unwrap();
+    assert_eq!(ones.1, "ones(int, device=cpu(0)) cpu(0)");
     // `k = k + 1` on ints is interpreter work: no record at line 6.
     assert!(rows.iter().all(|r| r.2 != 6), "{rows:#?}");
     let n: u64 = rows.iter().map(|r| r.3).sum();

@@ -7,9 +7,9 @@
 //! Sampling: a `cuEventRecord` costs about as much host time as a launch, so
 //! timing every launch doubled a launch-bound loop. `profile::launch`, called
 //! before the launch is queued, counts it and says whether to time it: all
-//! launches of the first `SAMPLE_FIRST` calls of each kernel row (op record
-//! key: fused expression, dtypes, shapes, device), then those of one call in
-//! `SAMPLE_EVERY`; the profiler scales each row's measured times by its
+//! launches of the first `SAMPLE_FIRST` calls of each profiler entry (a
+//! kernel — fused expression, dtypes, shapes, device — at a source line), then
+//! those of one call in `SAMPLE_EVERY`; the profiler scales each entry's measured times by its
 //! launches over the launches they stand for (`profile::recorder::sample_weight`,
 //! `Agg`). Copies are few and large: each keeps its pair.
 //!

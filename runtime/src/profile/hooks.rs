@@ -108,22 +108,36 @@ impl Interp {
         let mut kernel_key = mix(7, def.name.as_ptr() as u64);
         let mut bytes = 0u64;
         let mut device = None;
+        let mut device_arg = None;
         for v in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {
             kernel_key = mix(kernel_key, value_key(v));
-            if let Value::Array(a) = v {
-                bytes += a.nbytes() as u64;
-                device.get_or_insert(a.device());
-                kernel_key = array_key(kernel_key, a);
+            match v {
+                Value::Array(a) => {
+                    bytes += a.nbytes() as u64;
+                    device.get_or_insert(a.device());
+                    kernel_key = array_key(kernel_key, a);
+                }
+                Value::Device(d) => {
+                    device_arg.get_or_insert(*d);
+                    kernel_key = mix(kernel_key, super::device_key(*d));
+                }
+                _ => {}
             }
         }
         let tok = {
             let mut st = self.profiler.lock();
-            let dev = device.unwrap_or(Device::Cpu);
+            let dev = device.or(device_arg).unwrap_or(Device::Cpu);
+            // Named by the device of its arrays or its `device=` argument;
+            // with neither (`zeros(3)`: the default device) by none.
+            let named = device.or(device_arg);
             let entry = self.entry_id(&mut st, kernel_key, || NewEntry {
                 class: Class::Op,
                 kind_key: mix(5, def.name.as_ptr() as u64),
                 kind: def.name.to_string(),
-                kernel: format!("{} {dev}", call_name(def, &args)),
+                kernel: match named {
+                    Some(d) => format!("{} {d}", call_name(def, &args)),
+                    None => call_name(def, &args),
+                },
             });
             st.begin(entry, dev, bytes)
         };
@@ -327,6 +341,7 @@ pub(super) fn array_text(a: &Array) -> String {
 fn call_name(def: &OpDef, args: &Args) -> String {
     let one = |v: &Value| match v {
         Value::Array(a) => array_text(a),
+        Value::Device(d) => d.to_string(),
         other => other.type_name().to_string(),
     };
     let mut parts: Vec<String> = args.pos.iter().map(one).collect();

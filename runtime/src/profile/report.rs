@@ -117,7 +117,7 @@ fn global_lines(st: &State) -> Vec<(String, String)> {
         (
             "in ops (host)".into(),
             format!(
-                "{} ({:.1}%; measured for {} of {} records, the others estimated per kernel row)",
+                "{} ({:.1}%; measured for {} of {} records, the others estimated per kernel and line)",
                 fmt_time(ops),
                 pct(ops),
                 c.host_timed,
