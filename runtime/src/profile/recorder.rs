@@ -191,12 +191,6 @@ impl State {
             }
             None => 1,
         };
-        let start = (w > 0).then(|| {
-            self.counters.host_timed += 1;
-            let t = clock::now();
-            self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
-            (t, w)
-        });
         let rec = Record {
             entry,
             launches: 0,
@@ -208,8 +202,10 @@ impl State {
             device,
             ended: false,
             timed: false,
-            host_timed: start.is_some(),
+            host_timed: w > 0,
         };
+        // Stored before the clock is read: a new chunk's pages (`Records::push`)
+        // are the profiler's cost, not the op's.
         let index = if self.records.len() < MAX_RECORDS {
             self.records.push(rec);
             self.records.len() - 1
@@ -218,6 +214,17 @@ impl State {
             self.overflow.push(rec);
             usize::MAX
         };
+        let start = (w > 0).then(|| {
+            self.counters.host_timed += 1;
+            let t = clock::now();
+            self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
+            if let Some(r) = self.records.get_mut(index) {
+                r.start_ns = self.last_ns;
+            } else if let Some(r) = self.overflow.last_mut() {
+                r.start_ns = self.last_ns;
+            }
+            (t, w)
+        });
         self.open.push(Open {
             index,
             entry,

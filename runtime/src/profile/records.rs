@@ -301,6 +301,35 @@ pub fn mix(h: u64, x: u64) -> u64 {
 /// Records per chunk: growing never copies what is already stored.
 const CHUNK: usize = 8192;
 
+/// A new chunk, its pages mapped in one system call where the kernel offers
+/// it (Linux 5.14+): a profiled loop of small ops writes a record every few
+/// hundred nanoseconds, and a page fault every 64 records showed as about a
+/// fifth of the profiler's cost (perf, on the benchmark VM).
+fn new_chunk() -> Vec<Record> {
+    let c = Vec::with_capacity(CHUNK);
+    populate(c.as_ptr() as usize, CHUNK * std::mem::size_of::<Record>());
+    c
+}
+
+#[cfg(target_os = "linux")]
+fn populate(start: usize, len: usize) {
+    const PAGE: usize = 4096;
+    let a = start.next_multiple_of(PAGE);
+    let b = (start + len) / PAGE * PAGE;
+    if b > a {
+        // SAFETY: [a, b) lies inside an allocation the caller owns and has not
+        // written yet; MADV_POPULATE_WRITE maps its pages (zeroed, as a first
+        // write would) and changes no contents; on an older kernel it fails
+        // with EINVAL and nothing happens.
+        unsafe {
+            libc::madvise(a as *mut libc::c_void, b - a, libc::MADV_POPULATE_WRITE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn populate(_start: usize, _len: usize) {}
+
 /// Records in start order, stored in fixed-size chunks.
 #[derive(Default)]
 pub struct Records {
@@ -319,7 +348,7 @@ impl Records {
         match self.chunks.last_mut() {
             Some(c) if c.len() < CHUNK => c.push(r),
             _ => {
-                let mut c = Vec::with_capacity(CHUNK);
+                let mut c = new_chunk();
                 c.push(r);
                 self.chunks.push(c);
             }
