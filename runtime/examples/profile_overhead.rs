@@ -15,6 +15,7 @@
 //! single-threaded (8-element arrays). `PROFILE_OVERHEAD_CLOCK=wall` times
 //! wall-clock seconds instead.
 
+use gcalc_runtime::flags::DeviceFlag;
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Flags, Session};
 use std::time::Instant;
@@ -100,8 +101,11 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
 /// inlined: the script counts instructions inside it (callgrind --toggle-collect).
 #[inline(never)]
 fn time_once(clock: Clock, setup: &str, body: &str, profile: bool) -> Result<f64, String> {
+    // On the CPU everywhere: on a GPU host `device = auto` would put the
+    // 8-element arrays on the GPU and time kernel launches instead.
     let flags = Flags {
         profile,
+        device: DeviceFlag::Cpu,
         ..Flags::default()
     };
     let mut s = Session::new(flags, Box::new(Captured::default()));
