@@ -63,7 +63,7 @@ fn gpu_work_is_timed_by_cuda_events() {
         .collect();
     assert_eq!(transfers.len(), 2, "{transfers:?}");
     for r in &transfers {
-        assert_eq!((r.bytes_moved, r.device), (4000, gpu), "{r:?}");
+        assert_eq!((st.bytes_moved(r), r.device()), (4000, gpu), "{r:?}");
         assert!(r.device_ns > 0, "a copy's event time: {r:?}");
     }
     assert!(

@@ -155,15 +155,15 @@ fn sampled_device_times_are_scaled_per_row() {
     assert_eq!(st.kernel_aggs()[i].device_ns, 4_000_000);
     let rec = |n: usize| st.records.get(n).unwrap();
     assert_eq!(
-        (rec(0).launches, rec(0).timed, rec(0).device_ns),
+        (rec(0).launches(), rec(0).timed(), rec(0).device_ns),
         (2, true, 40_000)
     );
     assert_eq!(
-        (rec(4).launches, rec(4).timed, rec(4).device_ns),
+        (rec(4).launches(), rec(4).timed(), rec(4).device_ns),
         (2, false, 0)
     );
     assert_eq!(
-        (rec(19).timed, rec(19).device_ns),
+        (rec(19).timed(), rec(19).device_ns),
         (true, 40_000),
         "measured, not scaled"
     );
@@ -219,7 +219,7 @@ fn a_row_without_a_timed_launch_keeps_its_host_time() {
     let a = &st.kind_aggs()[0];
     assert_eq!((a.launches, a.device_ns), (1, 0));
     assert!(a.host_ns >= 1_000_000 && a.time_ns() == a.host_ns, "{a:?}");
-    assert!(st.records.get(0).unwrap().timed);
+    assert!(st.records.get(0).unwrap().timed());
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn the_backward_pass_is_recorded_at_the_grad_call() {
     let sum: u64 = st.records.iter().map(|r| r.host_ns).sum();
     assert_eq!(Duration::from_nanos(sum), st.op_time());
     assert!(st.op_time() <= st.wall());
-    assert!(st.records.iter().all(|r| r.ended));
+    assert!(st.records.iter().all(|r| r.ended()));
     let text = profile::to_text(&st);
     assert!(text.contains("grad of matmul"), "{text}");
 }
@@ -100,7 +100,7 @@ fn a_failed_grad_call_leaves_no_record_open() {
         (1, vec!["i.gcalc:2".to_string()])
     );
     let st = s.interp().profiler.lock();
-    assert!(st.records.iter().all(|r| r.ended));
+    assert!(st.records.iter().all(|r| r.ended()));
 }
 
 #[test]
@@ -154,7 +154,7 @@ fn a_copy_takes_its_device_time_at_the_sync_point() {
     assert_eq!((st.counters.h2d_bytes, st.counters.h2d_ns), (4096, 3_000));
     let r = st.records.get(0).expect("the transfer row");
     assert_eq!(
-        (r.bytes_moved, r.device_ns, r.host_ns),
+        (st.bytes_moved(r), r.device_ns, r.host_ns),
         (4096, 3_000, 10_000)
     );
     let k = st.kinds.names.iter().position(|n| n == "transfer H2D");

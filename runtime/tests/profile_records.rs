@@ -363,7 +363,7 @@ fn cheap_rows_have_their_host_times_sampled() {
         st.end(tok, 0, None);
     }
     let timed: Vec<usize> = (0..100)
-        .filter(|&i| st.records.get(i).unwrap().host_timed)
+        .filter(|&i| st.records.get(i).unwrap().host_timed())
         .collect();
     assert!(
         timed.starts_with(&[0, 1, 2, 3]) && timed.ends_with(&[83, 99]),

@@ -99,19 +99,12 @@ impl State {
         let now = clock::now();
         self.last_ns = now.ns_since(*self.origin.get_or_insert(now));
         let start_ns = self.last_ns.saturating_sub(host_ns);
-        let rec = Record {
-            entry,
-            launches: 0,
-            start_ns,
-            host_ns,
-            device_ns,
-            bytes_alloc: 0,
-            bytes_moved: bytes,
-            device,
-            ended: true,
-            timed: device_ns > 0,
-            host_timed: true,
-        };
+        let mut rec = Record::new(entry, device, start_ns, true);
+        rec.host_ns = host_ns;
+        rec.device_ns = device_ns;
+        rec.bytes_out = bytes;
+        rec.set_ended();
+        rec.set_timed(device_ns > 0);
         if let Some(parent) = self.open.last_mut() {
             parent.child_ns += host_ns;
         }
@@ -151,11 +144,11 @@ impl State {
         // The first device time of an ended record replaces its host time in the tables.
         let mut replaced_host = 0;
         if let Some(r) = self.records.get_mut(tok.index) {
-            if r.ended && r.device_ns == 0 {
+            if r.ended() && r.device_ns == 0 {
                 replaced_host = r.host_ns;
             }
             r.device_ns += ns;
-            r.timed = true;
+            r.set_timed(true);
         }
         if let Some(a) = self.agg_of(&tok) {
             a.exact_ns += ns;

@@ -102,6 +102,7 @@ impl State {
                 kind,
                 kernel,
                 site,
+                bytes_in: 0,
                 agg: Agg::default(),
             });
         }
@@ -111,6 +112,23 @@ impl State {
     /// The entry of a record.
     pub fn entry(&self, r: &Record) -> Option<&Entry> {
         self.entries.get(r.entry as usize)
+    }
+
+    /// Bytes a record allocated (its outputs; none for a copy or compile).
+    pub fn bytes_alloc(&self, r: &Record) -> u64 {
+        match self.entry(r).map(|e| e.class) {
+            Some(Class::Transfer | Class::Compile) => 0,
+            _ => r.bytes_out,
+        }
+    }
+
+    /// Bytes a record moved: its inputs and outputs (a copy: the bytes copied).
+    pub fn bytes_moved(&self, r: &Record) -> u64 {
+        match self.entry(r) {
+            Some(e) if matches!(e.class, Class::Transfer | Class::Compile) => r.bytes_out,
+            Some(e) => e.bytes_in + r.bytes_out,
+            None => r.bytes_out,
+        }
     }
 
     /// Rows of a table: the refreshed sums of the entries with each id that
@@ -187,23 +205,12 @@ impl State {
             Some(e) => {
                 let w = e.agg.host_weight();
                 e.agg.host_calls += 1;
+                e.bytes_in = bytes_in;
                 w
             }
             None => 1,
         };
-        let rec = Record {
-            entry,
-            launches: 0,
-            start_ns: self.last_ns,
-            host_ns: 0,
-            device_ns: 0,
-            bytes_alloc: 0,
-            bytes_moved: bytes_in,
-            device,
-            ended: false,
-            timed: false,
-            host_timed: w > 0,
-        };
+        let rec = Record::new(entry, device, self.last_ns, w > 0);
         // Stored before the clock is read: a new chunk's pages (`Records::push`)
         // are the profiler's cost, not the op's.
         let index = if self.records.len() < MAX_RECORDS {
@@ -268,6 +275,7 @@ impl State {
         a.calls += 1;
         a.host_ns += own;
         a.bytes_alloc += bytes_out;
+        a.bytes_moved += e.bytes_in + bytes_out;
         if open.launches > 0 {
             // Its launches' (estimated) device time stands for its host time.
             a.launch_host_ns += own;
@@ -284,15 +292,13 @@ impl State {
         };
         let Some(rec) = rec else { return };
         rec.host_ns = own;
-        rec.bytes_alloc = bytes_out;
-        rec.bytes_moved += bytes_out;
-        rec.ended = true;
-        rec.launches = open.launches;
-        rec.timed = open.weight.is_some_and(|w| w > 0);
+        rec.bytes_out = bytes_out;
+        rec.set_ended();
+        rec.set_launches(open.launches);
+        rec.set_timed(open.weight.is_some_and(|w| w > 0));
         if let Some(d) = device {
-            rec.device = d;
+            rec.set_device(d);
         }
-        a.bytes_moved += rec.bytes_moved;
     }
 
     /// The innermost open record (what a launch belongs to).

@@ -408,14 +408,14 @@ pub fn to_json(st: &State) -> String {
             json_str(kernel),
             json_str(file),
             json_str(text),
-            json_str(&r.device.to_string()),
+            json_str(&r.device().to_string()),
             secs(r.start_ns),
             secs(r.host_ns),
-            r.host_timed,
-            r.launches,
-            r.timed,
-            r.bytes_alloc,
-            r.bytes_moved
+            r.host_timed(),
+            r.launches(),
+            r.timed(),
+            st.bytes_alloc(r),
+            st.bytes_moved(r)
         );
     }
     s.push_str("\n  ]\n}\n");
