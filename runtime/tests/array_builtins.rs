@@ -116,8 +116,11 @@ fn random_and_files() {
             .iter()
             .all(|&v| v == 0 || v == 1)
     );
-    let d = std::env::temp_dir().join(format!("gcalc-builtins-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("gcalc-builtins-")
+        .tempdir()
+        .unwrap();
+    let d = dir.path();
     let p = d.join("a.npy").display().to_string();
     let z = d.join("b.npz").display().to_string();
     assert_eq!(

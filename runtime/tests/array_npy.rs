@@ -4,14 +4,14 @@
 use gcalc_runtime::npy::{self, Loaded};
 use gcalc_runtime::{Array, DType, ErrorKind};
 use half::f16;
-use std::path::PathBuf;
 use std::process::Command;
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("gcalc-npy-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed with everything in it when dropped.
+fn tmpdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("gcalc-npy-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn samples() -> Vec<(&'static str, Array)> {
@@ -42,7 +42,8 @@ fn same(a: &Array, b: &Array) -> bool {
 
 #[test]
 fn round_trips() {
-    let d = tmpdir("rt");
+    let dir = tmpdir("rt");
+    let d = dir.path();
     for (name, a) in samples() {
         let p = d.join(format!("{name}.npy"));
         npy::save(&p, &a).unwrap();
@@ -83,7 +84,8 @@ fn round_trips() {
 
 #[test]
 fn bad_files_are_errors_not_panics() {
-    let d = tmpdir("bad");
+    let dir = tmpdir("bad");
+    let d = dir.path();
     let p = d.join("x.npy");
     npy::save(&p, &Array::from_vec(vec![1.0f64; 10], vec![10])).unwrap();
     let full = std::fs::read(&p).unwrap();
@@ -138,7 +140,8 @@ fn numpy_reads_ours_and_we_read_numpys() {
         eprintln!("SKIPPED numpy_reads_ours_and_we_read_numpys: python3 with numpy not found");
         return;
     }
-    let d = tmpdir("np");
+    let dir = tmpdir("np");
+    let d = dir.path();
     for (name, a) in samples() {
         npy::save(&d.join(format!("{name}.npy")), &a).unwrap();
     }
