@@ -74,7 +74,7 @@ fn round_trips() {
         assert!(same(a, b));
     }
     assert!(
-        std::fs::read_dir(&d).unwrap().all(|e| !e
+        std::fs::read_dir(d).unwrap().all(|e| !e
             .unwrap()
             .file_name()
             .to_string_lossy()
@@ -118,7 +118,7 @@ fn bad_files_are_errors_not_panics() {
     assert!(npy::save(&dirpath, &Array::scalar(1i64)).is_err());
     assert!(dirpath.join("keep").exists());
     assert!(
-        std::fs::read_dir(&d).unwrap().all(|e| !e
+        std::fs::read_dir(d).unwrap().all(|e| !e
             .unwrap()
             .file_name()
             .to_string_lossy()
@@ -179,7 +179,7 @@ print('ok')
     let out = Command::new("python3")
         .arg("-c")
         .arg(script)
-        .arg(&d)
+        .arg(d)
         .output()
         .unwrap();
     assert!(
