@@ -155,3 +155,39 @@ fn every_builtin_has_help() {
         assert!(out.error.is_none(), "help({}) failed", d.name);
     }
 }
+
+#[test]
+fn tuples_lists_and_strings_take_one_integer_index() {
+    let mut s = session();
+    let value = |s: &mut Session, code: &str| {
+        s.execute(code, "In")
+            .value
+            .unwrap_or_else(|| panic!("{code}: no value"))
+            .text
+    };
+    assert_eq!(value(&mut s, "(1, 2, 3)[-1]"), "3");
+    assert_eq!(value(&mut s, "[4, 5][0]"), "4");
+    assert_eq!(value(&mut s, "\"héllo\"[1]"), value(&mut s, "\"é\""));
+    assert_eq!(value(&mut s, "\"héllo\"[-1]"), value(&mut s, "\"o\""));
+    for (code, message) in [
+        (
+            "(1, 2)[2]",
+            "index 2 is out of range for a sequence of length 2",
+        ),
+        (
+            "[1, 2][-3]",
+            "index -3 is out of range for a sequence of length 2",
+        ),
+        ("(1, 2)[1.5]", "a float cannot index a list"),
+        ("(1, 2)[0, 1]", "tuples and lists take one integer index"),
+        (
+            "\"ab\"[2]",
+            "index 2 is out of range for a string of length 2",
+        ),
+        ("\"ab\"[\"a\"]", "a string cannot index a string"),
+        ("\"ab\"[0:1]", "strings take one integer index"),
+    ] {
+        let e = s.execute(code, "In").error.expect(code);
+        assert!(e.rendered.contains(message), "{code}: {}", e.rendered);
+    }
+}
