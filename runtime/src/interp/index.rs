@@ -76,58 +76,52 @@ impl Interp {
                 Ok(Value::Array(self.record_index(&a, &idx, r)))
             }
             Value::Tuple(t) | Value::List(t) => {
-                let [IndexItem::Expr(e)] = items else {
-                    return Err(Error::index("tuples and lists take one integer index"));
-                };
-                let i = match self.eval(e)? {
-                    Value::Int(i) => i,
-                    other => {
-                        return Err(Error::index(format!(
-                            "a {} cannot index a list",
-                            other.type_name()
-                        ))
-                        .at(e.span));
-                    }
-                };
-                let n = t.len() as i64;
-                let j = if i < 0 { i + n } else { i };
-                if j < 0 || j >= n {
-                    return Err(Error::index(format!(
-                        "index {i} is out of range for a sequence of length {n}"
-                    ))
-                    .at(e.span));
-                }
-                Ok(t[j as usize].clone())
+                let j = self.position(items, ("tuples and lists", "list", "sequence"), t.len())?;
+                Ok(t[j].clone())
             }
             Value::Str(s) => {
-                let [IndexItem::Expr(e)] = items else {
-                    return Err(Error::index("strings take one integer index"));
-                };
-                let i = match self.eval(e)? {
-                    Value::Int(i) => i,
-                    other => {
-                        return Err(Error::index(format!(
-                            "a {} cannot index a string",
-                            other.type_name()
-                        ))
-                        .at(e.span));
-                    }
-                };
-                let chars: Vec<char> = s.chars().collect();
-                let n = chars.len() as i64;
-                let j = if i < 0 { i + n } else { i };
-                if j < 0 || j >= n {
-                    return Err(Error::index(format!(
-                        "index {i} is out of range for a string of length {n}"
-                    ))
-                    .at(e.span));
-                }
-                Ok(Value::str(chars[j as usize].to_string()))
+                let n = s.chars().count();
+                let j = self.position(items, ("strings", "string", "string"), n)?;
+                let c = s.chars().nth(j).unwrap_or_default();
+                Ok(Value::str(c.to_string()))
             }
             other => Err(Error::type_(format!(
                 "a {} cannot be indexed",
                 other.type_name()
             ))),
         }
+    }
+
+    /// The position `items` name in a tuple, list or string of length `n`:
+    /// one integer, negative from the end. `what`: (the kinds taking it, the
+    /// one a wrong index cannot index, the one out-of-range names).
+    fn position(
+        &mut self,
+        items: &[IndexItem],
+        what: (&str, &str, &str),
+        n: usize,
+    ) -> Result<usize> {
+        let (kinds, one, range) = what;
+        let [IndexItem::Expr(e)] = items else {
+            return Err(Error::index(format!("{kinds} take one integer index")));
+        };
+        let i = match self.eval(e)? {
+            Value::Int(i) => i,
+            other => {
+                return Err(
+                    Error::index(format!("a {} cannot index a {one}", other.type_name()))
+                        .at(e.span),
+                );
+            }
+        };
+        let n = n as i64;
+        let j = if i < 0 { i + n } else { i };
+        if j < 0 || j >= n {
+            return Err(Error::index(format!(
+                "index {i} is out of range for a {range} of length {n}"
+            ))
+            .at(e.span));
+        }
+        Ok(j as usize)
     }
 }
