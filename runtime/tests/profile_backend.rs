@@ -134,6 +134,27 @@ fn the_sampling_rule_times_the_first_calls_then_one_in_n() {
 }
 
 #[test]
+fn an_outlier_host_sample_stands_for_its_block_at_most_twice_the_mean() {
+    use profile::recorder::{Agg, STAND_IN_MAX_FACTOR, STAND_IN_SLACK_NS};
+    let mut a = Agg::default();
+    for _ in 0..4 {
+        a.add_host_sample(100, 1);
+    }
+    assert_eq!(a.host_mean_ns, 100);
+    // A steady sample stands for its block as it is.
+    a.add_host_sample(120, 16);
+    assert_eq!(a.host_sampled_ns, 400 + 16 * 120);
+    // A preempted one (5 ms) counts once as itself, 15 times as the cap.
+    let mean = a.host_mean_ns;
+    let (ns, w) = (a.host_sampled_ns, a.host_sampled_w);
+    a.add_host_sample(5_000_000, 16);
+    let cap = mean * STAND_IN_MAX_FACTOR + STAND_IN_SLACK_NS;
+    assert_eq!(a.host_sampled_ns, ns + 5_000_000 + 15 * cap);
+    assert_eq!(a.host_mean_ns, a.host_sampled_ns / (w + 16));
+    assert!(a.host_mean_ns < 200_000, "{}", a.host_mean_ns);
+}
+
+#[test]
 fn sampled_device_times_are_scaled_per_row() {
     let mut s = session(true);
     let prof = s.interp().profiler.clone();

@@ -4,7 +4,9 @@
 //! counters and each device's peak memory.
 
 use super::clock;
-use super::recorder::{Agg, Class, MAX_RECORDS, Record, Site, State, Token, mix, sample_weight};
+use super::recorder::{
+    Agg, Class, MAX_RECORDS, NOT_STORED, Record, Site, State, Token, UNDECIDED, mix, sample_weight,
+};
 use crate::device::Device;
 use std::time::Duration;
 
@@ -41,11 +43,12 @@ impl State {
         let tok = self.current()?;
         let open = self.open.last_mut()?;
         let a = &mut self.entries.get_mut(tok.entry as usize)?.agg;
-        open.launches += 1;
-        let first = open.weight.is_none();
-        let w = *open
-            .weight
-            .get_or_insert_with(|| sample_weight(a.launch_calls));
+        open.launches = open.launches.saturating_add(1);
+        let first = open.weight == UNDECIDED;
+        if first {
+            open.weight = sample_weight(a.launch_calls) as u8;
+        }
+        let w = open.weight as u64;
         if w > 0 {
             self.counters.timed_launches += 1;
         }
@@ -65,7 +68,7 @@ impl State {
             return;
         }
         let ns = d.as_nanos() as u64;
-        if let Some(r) = self.records.get_mut(tok.index) {
+        if let Some(r) = self.records.get_mut(tok.index as usize) {
             r.device_ns += ns;
         }
         if let Some(a) = self.agg_of(&tok) {
@@ -112,9 +115,9 @@ impl State {
         let tok = Token {
             generation: self.generation,
             index: if stored {
-                self.records.len()
+                self.records.len() as u32
             } else {
-                usize::MAX
+                NOT_STORED
             },
             entry,
         };
@@ -143,7 +146,7 @@ impl State {
         let ns = d.as_nanos() as u64;
         // The first device time of an ended record replaces its host time in the tables.
         let mut replaced_host = 0;
-        if let Some(r) = self.records.get_mut(tok.index) {
+        if let Some(r) = self.records.get_mut(tok.index as usize) {
             if r.ended() && r.device_ns == 0 {
                 replaced_host = r.host_ns;
             }

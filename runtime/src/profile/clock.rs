@@ -86,6 +86,9 @@ pub fn now() -> Tick {
 }
 
 impl Tick {
+    /// A placeholder (a start that was not read).
+    pub const ZERO: Tick = Tick(0);
+
     /// Nanoseconds from `earlier` to `self` (0 if the clock went back).
     #[inline]
     pub fn ns_since(self, earlier: Tick) -> u64 {

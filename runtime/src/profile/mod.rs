@@ -27,8 +27,8 @@
 //!
 //! # Entries
 //! A record adds to one entry: its kernel (op kind, dtypes, shapes, device)
-//! at its source site, found by one hash lookup of `mix(site key, kernel
-//! key)`. The three tables' rows (kinds, kernels, sites) are sums of entries,
+//! at its source site, found by the key `mix(site key, kernel key)` in a
+//! 256-slot direct-mapped cache in front of a hash table. The three tables' rows (kinds, kernels, sites) are sums of entries,
 //! made when a report is (`State::kind_aggs` ...): a record updates one set
 //! of sums, and derived device numbers (`Agg::refresh`) are computed then too.
 //! Sampling (below) counts per entry.
@@ -39,7 +39,9 @@
 //! `HOST_EXACT_NS` is measured, else one in `SAMPLE_EVERY`, weighted like
 //! device times (`Agg::host_weight`). The others take their entry's weighted
 //! mean so far, stored in the record (`host_timed: false`), so the records
-//! still sum to the time in ops.
+//! still sum to the time in ops. A sampled time stands for the calls it
+//! was not measured on as at most twice the mean so far plus 500 ns
+//! (`Agg::add_host_sample`): a preempted sample counts once, not 16 times.
 //!
 //! # API for the backends (the CUDA engineer)
 //! The session's recorder is installed for the thread while it runs

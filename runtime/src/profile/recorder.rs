@@ -12,18 +12,41 @@ use crate::interp::Source;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A record that has begun and not ended.
+/// Slots of the entry cache (`State::entry_cache`): 2^ENTRY_CACHE_BITS.
+const ENTRY_CACHE_BITS: u32 = 8;
+const ENTRY_CACHE: usize = 1 << ENTRY_CACHE_BITS;
+
+/// A record that has begun and not ended (32 bytes: one is pushed and
+/// popped around every profiled call).
 pub(super) struct Open {
-    pub(super) index: usize,
+    /// Index into `records`, or `NOT_STORED`.
+    pub(super) index: u32,
     pub(super) entry: u32,
-    /// The clock at its start when its host time is measured, with the
-    /// weight it counts with in its row's estimate (`Agg::host_weight`).
-    pub(super) start: Option<(Tick, u64)>,
+    /// The clock at its start when its host time is measured (`host_weight > 0`).
+    pub(super) start: Tick,
     pub(super) child_ns: u64,
-    /// Kernel launches made so far.
-    pub(super) launches: u32,
-    /// Its launches' sampling weight, decided at its first launch (0: not timed).
-    pub(super) weight: Option<u64>,
+    /// Kernel launches made so far (saturating).
+    pub(super) launches: u16,
+    /// Its launches' sampling weight, decided at its first launch (0: not
+    /// timed; `UNDECIDED` before it).
+    pub(super) weight: u8,
+    /// The weight its measured host time counts with (`Agg::host_weight`; 0:
+    /// not measured).
+    pub(super) host_weight: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Open>() == 32);
+
+/// `Open::index` of a record beyond `MAX_RECORDS` (kept in `overflow`).
+pub(super) const NOT_STORED: u32 = u32::MAX;
+/// `Open::weight` before a record's first launch.
+pub(super) const UNDECIDED: u8 = u8::MAX;
+
+impl Open {
+    /// Its launches' weight, once decided.
+    pub(super) fn launch_weight(&self) -> Option<u64> {
+        (self.weight != UNDECIDED).then_some(self.weight as u64)
+    }
 }
 
 /// Everything recorded since profiling began or was last reset.
@@ -45,6 +68,10 @@ pub struct State {
     /// What records add to (`Entry`), by the key `mix(site key, kernel key)`.
     pub entries: Vec<Entry>,
     entry_ids: Table<()>,
+    /// The last entry seen in each of `ENTRY_CACHE` slots (by the key's top
+    /// bits): a loop's records find their entry by one compare, not a probe
+    /// of `entry_ids` (that probe was 40% of a record's own cost by perf).
+    entry_cache: Box<[(u64, u32); ENTRY_CACHE]>,
     pub counters: Counters,
     pub(super) open: Vec<Open>,
     /// Records beyond MAX_RECORDS that are still open (by depth).
@@ -58,8 +85,8 @@ pub struct State {
 #[derive(Clone, Copy, Debug)]
 pub struct Token {
     pub(crate) generation: u32,
-    /// Index into `records`, or `usize::MAX` when it was not stored.
-    pub(crate) index: usize,
+    /// Index into `records`, or `NOT_STORED` (12 bytes: returned in registers).
+    pub(crate) index: u32,
     pub(crate) entry: u32,
 }
 
@@ -80,6 +107,7 @@ impl State {
             sites: Table::default(),
             entries: Vec::new(),
             entry_ids: Table::default(),
+            entry_cache: Box::new([(0, u32::MAX); ENTRY_CACHE]),
             counters: Counters::default(),
             open: Vec::new(),
             overflow: Vec::new(),
@@ -89,8 +117,14 @@ impl State {
 
     /// The entry of `key` (`mix(site key, kernel key)`), if it has one.
     #[inline]
-    pub fn entry_of(&self, key: u64) -> Option<u32> {
-        self.entry_ids.get(key)
+    pub fn entry_of(&mut self, key: u64) -> Option<u32> {
+        let slot = &mut self.entry_cache[(key >> (64 - ENTRY_CACHE_BITS)) as usize];
+        if slot.0 == key && slot.1 != u32::MAX {
+            return Some(slot.1);
+        }
+        let id = self.entry_ids.get(key)?;
+        *slot = (key, id);
+        Some(id)
     }
 
     /// A new entry for `key` (its kind, kernel and site interned by the caller).
@@ -199,6 +233,7 @@ impl State {
     }
 
     /// Begin a record of `entry` (ended by `end`). `bytes_in`: the inputs' bytes.
+    #[inline(always)]
     pub fn begin(&mut self, entry: u32, device: Device, bytes_in: u64) -> Token {
         // Host-time sampling (`Agg::host_weight`): the clock is read for some calls only.
         let w = match self.entries.get_mut(entry as usize) {
@@ -214,31 +249,23 @@ impl State {
         // Stored before the clock is read: a new chunk's pages (`Records::push`)
         // are the profiler's cost, not the op's.
         let index = if self.records.len() < MAX_RECORDS {
-            self.records.push(rec);
-            self.records.len() - 1
+            self.records.push(rec)
         } else {
-            self.dropped += 1;
-            self.overflow.push(rec);
-            usize::MAX
+            self.overflow_push(rec)
         };
-        let start = (w > 0).then(|| {
-            self.counters.host_timed += 1;
-            let t = clock::now();
-            self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
-            if let Some(r) = self.records.get_mut(index) {
-                r.start_ns = self.last_ns;
-            } else if let Some(r) = self.overflow.last_mut() {
-                r.start_ns = self.last_ns;
-            }
-            (t, w)
-        });
+        let start = if w > 0 {
+            self.start_clock(index)
+        } else {
+            Tick::ZERO
+        };
         self.open.push(Open {
             index,
             entry,
             start,
             child_ns: 0,
             launches: 0,
-            weight: None,
+            weight: UNDECIDED,
+            host_weight: w as u8,
         });
         Token {
             generation: self.generation,
@@ -247,8 +274,32 @@ impl State {
         }
     }
 
+    /// A record beyond `MAX_RECORDS`: kept while open, then only aggregated.
+    #[cold]
+    fn overflow_push(&mut self, rec: Record) -> u32 {
+        self.dropped += 1;
+        self.overflow.push(rec);
+        NOT_STORED
+    }
+
+    /// Read the clock for a measured record's start (stored at `index`).
+    fn start_clock(&mut self, index: u32) -> Tick {
+        self.counters.host_timed += 1;
+        let t = clock::now();
+        self.last_ns = t.ns_since(*self.origin.get_or_insert(t));
+        let rec = match index {
+            NOT_STORED => self.overflow.last_mut(),
+            i => self.records.get_mut(i as usize),
+        };
+        if let Some(r) = rec {
+            r.start_ns = self.last_ns;
+        }
+        t
+    }
+
     /// End the innermost record begun with `tok`: its exclusive host time, output
     /// bytes, and its device when only the output tells it (creation ops).
+    #[inline(always)]
     pub fn end(&mut self, tok: Token, bytes_out: u64, device: Option<Device>) {
         if tok.generation != self.generation {
             return;
@@ -259,18 +310,17 @@ impl State {
         };
         let a = &mut e.agg;
         // Measured, or its entry's estimate (nested records' totals are out of both).
-        let (own, total) = match open.start {
-            Some((start, w)) => {
-                let end = clock::now();
-                let total = end.ns_since(start);
-                if let Some(o) = self.origin {
-                    self.last_ns = end.ns_since(o);
-                }
-                let own = total.saturating_sub(open.child_ns);
-                a.add_host_sample(own, w);
-                (own, total)
+        let (own, total) = if open.host_weight > 0 {
+            let end = clock::now();
+            let total = end.ns_since(open.start);
+            if let Some(o) = self.origin {
+                self.last_ns = end.ns_since(o);
             }
-            None => (a.host_mean_ns, a.host_mean_ns + open.child_ns),
+            let own = total.saturating_sub(open.child_ns);
+            a.add_host_sample(own, open.host_weight as u64);
+            (own, total)
+        } else {
+            (a.host_mean_ns, a.host_mean_ns + open.child_ns)
         };
         a.calls += 1;
         a.host_ns += own;
@@ -284,18 +334,18 @@ impl State {
             parent.child_ns += total;
         }
         let mut overflow;
-        let rec = if open.index == usize::MAX {
+        let rec = if open.index == NOT_STORED {
             overflow = self.overflow.pop();
             overflow.as_mut()
         } else {
-            self.records.get_mut(open.index)
+            self.records.get_mut(open.index as usize)
         };
         let Some(rec) = rec else { return };
         rec.host_ns = own;
         rec.bytes_out = bytes_out;
         rec.set_ended();
-        rec.set_launches(open.launches);
-        rec.set_timed(open.weight.is_some_and(|w| w > 0));
+        rec.set_launches(open.launches as u32);
+        rec.set_timed(open.launch_weight().is_some_and(|w| w > 0));
         if let Some(d) = device {
             rec.set_device(d);
         }

@@ -8,6 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Raw records kept for `profile(file=...)`; later ones are only aggregated.
 pub const MAX_RECORDS: usize = 1_000_000;
+const _: () = assert!(MAX_RECORDS < u32::MAX as usize);
 
 /// What a record is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,10 +166,18 @@ pub struct Entry {
 /// like device times (`Agg::host_weight`): two clock reads cost 50-90 ns.
 pub const HOST_EXACT_NS: u64 = 2_000;
 
+/// A sampled host time stands for the calls it was not measured on as at
+/// most this many times its entry's mean so far, plus `STAND_IN_SLACK_NS`
+/// (`Agg::add_host_sample`).
+pub const STAND_IN_MAX_FACTOR: u64 = 2;
+pub const STAND_IN_SLACK_NS: u64 = 500;
+
 /// Calls of each entry whose launches are all timed.
 pub const SAMPLE_FIRST: u64 = 4;
 /// After those, one call in this many is timed (and stands for this many).
 pub const SAMPLE_EVERY: u64 = 16;
+// Weights are kept in a byte while a record is open (`recorder::Open`).
+const _: () = assert!(SAMPLE_EVERY < u8::MAX as u64);
 
 /// The weight of the launches of an entry's call number `call` (0-based,
 /// counting the calls that launched): 1 for the first `SAMPLE_FIRST`, then
@@ -257,10 +266,25 @@ impl Agg {
         }
     }
 
-    /// A measured exclusive host time, counting `w` times in the row's mean.
+    /// A measured exclusive host time, counting `w` times in the row's mean:
+    /// once as itself, and `w - 1` times (the calls it stands for) as at most
+    /// `STAND_IN_MAX_FACTOR` times the mean so far plus `STAND_IN_SLACK_NS`.
+    /// A sampled call that was preempted or interrupted would otherwise stand
+    /// for 15 calls with its outlier, and the estimates of the calls after
+    /// it could add up to more than the wall time (seen on a loaded 2-core
+    /// machine: the test of that failed).
     #[inline]
     pub fn add_host_sample(&mut self, own_ns: u64, w: u64) {
-        self.host_sampled_ns += own_ns.saturating_mul(w);
+        let stand_in = if self.host_sampled_w == 0 {
+            own_ns
+        } else {
+            own_ns.min(
+                self.host_mean_ns
+                    .saturating_mul(STAND_IN_MAX_FACTOR)
+                    .saturating_add(STAND_IN_SLACK_NS),
+            )
+        };
+        self.host_sampled_ns += own_ns + stand_in.saturating_mul(w.saturating_sub(1));
         self.host_sampled_w += w;
         self.host_mean_ns = self.host_sampled_ns / self.host_sampled_w;
     }
@@ -417,16 +441,21 @@ impl Records {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    pub fn push(&mut self, r: Record) {
+    /// Store `r`; its index (records are at most `MAX_RECORDS`, so it fits).
+    #[inline]
+    pub fn push(&mut self, r: Record) -> u32 {
         match self.chunks.last_mut() {
             Some(c) if c.len() < CHUNK => c.push(r),
-            _ => {
-                let mut c = new_chunk();
-                c.push(r);
-                self.chunks.push(c);
-            }
+            _ => self.push_chunk(r),
         }
         self.len += 1;
+        (self.len - 1) as u32
+    }
+    #[cold]
+    fn push_chunk(&mut self, r: Record) {
+        let mut c = new_chunk();
+        c.push(r);
+        self.chunks.push(c);
     }
     pub fn get(&self, i: usize) -> Option<&Record> {
         self.chunks.get(i / CHUNK)?.get(i % CHUNK)
