@@ -227,8 +227,10 @@ fn bench() {
 
 /// The logreg step (bench/logreg.sh's program) on gpu(0), a loop of small
 /// elementwise ops and reductions, and a matmul-only loop, each run through a
-/// Session with `profile` off and on, interleaved (median of 3 each):
-/// microseconds per iteration, the on/off ratio (goal: <= 1.20), and the
+/// Session with `profile` off and on, interleaved (median of 7 rounds each;
+/// single ratios moved by +-0.1 between runs with 3): microseconds per
+/// iteration, the on/off ratio of the medians (goal: <= 1.20) and the
+/// spread of the rounds' ratios, and the
 /// profiled matmul row's host and device time per call.
 fn profile_overhead() {
     use gcalc_runtime::output::Captured;
@@ -291,16 +293,21 @@ sync()";
     for (name, body, iters) in loops {
         let (mut off, mut on) = (Vec::new(), Vec::new());
         let mut last_on = None;
-        for _ in 0..3 {
+        for _ in 0..7 {
             off.push(once(false, body, iters).0);
             let (t, s) = once(true, body, iters);
             on.push(t);
             last_on = Some(s);
         }
+        let ratios: Vec<f64> = on.iter().zip(&off).map(|(a, b)| a / b).collect();
+        let lo = ratios.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().cloned().fold(0.0, f64::max);
         let (off, on) = (median(off), median(on));
         println!("GCALC profile_off_{name}_us {off:.2}");
         println!("GCALC profile_on_{name}_us {on:.2}");
         println!("GCALC profile_on_off_ratio_{name} {:.3}", on / off);
+        println!("GCALC profile_on_off_round_min_{name} {lo:.3}");
+        println!("GCALC profile_on_off_round_max_{name} {hi:.3}");
         let Some(mut s) = last_on else { continue };
         let st = s.interp().profiler.lock();
         for (n, a) in st.kinds.names.iter().zip(&st.kind_aggs()) {
