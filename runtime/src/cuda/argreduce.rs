@@ -19,10 +19,14 @@ use std::ffi::c_void;
 
 const THREADS: u32 = 512;
 
-fn functions(g: &Gpu, max: bool, d: DType) -> Result<Vec<compile::Func>> {
-    let key = format!("arg{max}{d:?}");
-    compile::functions(g, &key, &["arg_all", "arg_rows", "arg_cols"], || {
-        argreduce_source(max, d)
+/// The three kernels of argmax (`max`) or argmin over `d`, loaded once per device.
+fn functions(g: &Gpu, max: bool, d: DType) -> Result<[compile::Func; 3]> {
+    static LOADED: compile::Loaded<(bool, DType), 3> = compile::Loaded::new();
+    LOADED.get_or_load(g, (max, d), || {
+        let key = format!("arg{max}{d:?}");
+        compile::functions(g, &key, &["arg_all", "arg_rows", "arg_cols"], || {
+            argreduce_source(max, d)
+        })
     })
 }
 

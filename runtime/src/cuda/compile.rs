@@ -253,6 +253,44 @@ pub fn functions(
     Ok(out)
 }
 
+/// Functions already loaded, per device and a small `Copy` key (one static
+/// per kernel family: gemv, reductions): a kernel called in a training loop
+/// should not format and hash a module key on every call, as `functions` does.
+pub struct Loaded<K, const N: usize>(std::sync::Mutex<Vec<((u32, K), [Func; N])>>);
+
+impl<K: PartialEq + Copy, const N: usize> Loaded<K, N> {
+    pub const fn new() -> Self {
+        Loaded(std::sync::Mutex::new(Vec::new()))
+    }
+
+    /// The functions of `key` on `g`, loaded by `load` (N of them) the first time.
+    pub fn get_or_load(
+        &self,
+        g: &Gpu,
+        key: K,
+        load: impl FnOnce() -> Result<Vec<Func>>,
+    ) -> Result<[Func; N]> {
+        let id = (g.ordinal, key);
+        let found = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|l| l.iter().find(|(k, _)| *k == id).map(|(_, f)| *f));
+        if let Some(f) = found {
+            return Ok(f);
+        }
+        let v = load()?;
+        let n = v.len();
+        let f: [Func; N] = v
+            .try_into()
+            .map_err(|_| Error::internal(format!("a kernel module gave {n} functions, not {N}")))?;
+        if let Ok(mut l) = self.0.lock() {
+            l.push((id, f));
+        }
+        Ok(f)
+    }
+}
+
 /// In-process cache key of function `name` of the module known as `key`.
 pub fn key_of(key: &str, name: &str) -> u64 {
     use std::hash::{Hash, Hasher};

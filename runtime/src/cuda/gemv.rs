@@ -29,26 +29,14 @@ const LONG: usize = 8192;
 
 /// The kernels of `dt` on `g` (f32 or f64): dot, axpy; loaded once per device.
 fn functions(g: &Gpu, dt: DType) -> Result<[compile::Func; 2]> {
-    use std::sync::Mutex;
-    static LOADED: Mutex<Vec<((u32, DType), [compile::Func; 2])>> = Mutex::new(Vec::new());
-    let id = (g.ordinal, dt);
-    if let Some(f) = LOADED
-        .lock()
-        .ok()
-        .and_then(|l| l.iter().find(|(k, _)| *k == id).map(|(_, f)| *f))
-    {
-        return Ok(f);
-    }
-    let s = if dt == DType::Float32 { "f32" } else { "f64" };
-    let names = [format!("gemv_dot_{s}"), format!("gemv_axpy_{s}")];
-    let v = compile::functions(g, "gemv", &[&names[0], &names[1]], || {
-        gcalc_kernels::cuda::GEMV.to_string()
-    })?;
-    let f = [v[0], v[1]];
-    if let Ok(mut l) = LOADED.lock() {
-        l.push((id, f));
-    }
-    Ok(f)
+    static LOADED: compile::Loaded<DType, 2> = compile::Loaded::new();
+    LOADED.get_or_load(g, dt, || {
+        let s = if dt == DType::Float32 { "f32" } else { "f64" };
+        let names = [format!("gemv_dot_{s}"), format!("gemv_axpy_{s}")];
+        compile::functions(g, "gemv", &[&names[0], &names[1]], || {
+            gcalc_kernels::cuda::GEMV.to_string()
+        })
+    })
 }
 
 /// `y = a @ b` for `m == 1` or `n == 1` into the contiguous `y` (dtype `dt`,

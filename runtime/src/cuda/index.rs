@@ -55,8 +55,11 @@ fn function(g: &Gpu, kind: &str, d: Option<DType>) -> Result<compile::Func> {
         .iter()
         .position(|&n| n == name)
         .ok_or_else(|| Error::internal(format!("no index kernel {name}")))?;
-    let fs = compile::functions(g, "index", &KERNELS, || {
-        gcalc_kernels::cuda::INDEX.to_string()
+    static LOADED: compile::Loaded<(), { KERNELS.len() }> = compile::Loaded::new();
+    let fs = LOADED.get_or_load(g, (), || {
+        compile::functions(g, "index", &KERNELS, || {
+            gcalc_kernels::cuda::INDEX.to_string()
+        })
     })?;
     Ok(fs[k])
 }

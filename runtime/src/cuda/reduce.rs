@@ -26,26 +26,13 @@ fn functions(
     d: DType,
     out: DType,
 ) -> Result<[compile::Func; 3]> {
-    use std::sync::Mutex;
-    type Loaded = Vec<((u32, RedOp, DType, DType), [compile::Func; 3])>;
-    static LOADED: Mutex<Loaded> = Mutex::new(Vec::new());
-    let id = (g.ordinal, op, d, out);
-    if let Some(f) = LOADED
-        .lock()
-        .ok()
-        .and_then(|l| l.iter().find(|(k, _)| *k == id).map(|(_, f)| *f))
-    {
-        return Ok(f);
-    }
-    let key = format!("red{op:?}{d:?}{out:?}");
-    let v = compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
-        reduce_source(op, d, out)
-    })?;
-    let f = [v[0], v[1], v[2]];
-    if let Ok(mut l) = LOADED.lock() {
-        l.push((id, f));
-    }
-    Ok(f)
+    static LOADED: compile::Loaded<(RedOp, DType, DType), 3> = compile::Loaded::new();
+    LOADED.get_or_load(g, (op, d, out), || {
+        let key = format!("red{op:?}{d:?}{out:?}");
+        compile::functions(g, &key, &["red_all", "red_rows", "red_cols"], || {
+            reduce_source(op, d, out)
+        })
+    })
 }
 
 /// The dtype a reduction gives by default: sums and products of ints and

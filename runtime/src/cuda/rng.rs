@@ -92,7 +92,10 @@ fn philox(g: &super::driver::Gpu, kernel: &str) -> Result<compile::Func> {
         .iter()
         .position(|&n| n == kernel)
         .ok_or_else(|| Error::internal(format!("no random kernel {kernel}")))?;
-    let fs = compile::functions(g, "philox", &KERNELS, gcalc_kernels::cuda::philox_source)?;
+    static LOADED: compile::Loaded<(), { KERNELS.len() }> = compile::Loaded::new();
+    let fs = LOADED.get_or_load(g, (), || {
+        compile::functions(g, "philox", &KERNELS, gcalc_kernels::cuda::philox_source)
+    })?;
     Ok(fs[k])
 }
 
