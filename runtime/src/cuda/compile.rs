@@ -254,8 +254,9 @@ pub fn functions(
 }
 
 /// Functions already loaded, per device and a small `Copy` key (one static
-/// per kernel family: gemv, reductions): a kernel called in a training loop
-/// should not format and hash a module key on every call, as `functions` does.
+/// per kernel family: gemv, reductions, argreduce, index, philox): a kernel
+/// called in a training loop should not format and hash a module key on
+/// every call, as `functions` does.
 pub struct Loaded<K, const N: usize>(std::sync::Mutex<Vec<((u32, K), [Func; N])>>);
 
 impl<K: PartialEq + Copy, const N: usize> Loaded<K, N> {

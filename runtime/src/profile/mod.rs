@@ -28,9 +28,10 @@
 //! # Entries
 //! A record adds to one entry: its kernel (op kind, dtypes, shapes, device)
 //! at its source site, found by the key `mix(site key, kernel key)` in a
-//! 256-slot direct-mapped cache in front of a hash table. The three tables' rows (kinds, kernels, sites) are sums of entries,
-//! made when a report is (`State::kind_aggs` ...): a record updates one set
-//! of sums, and derived device numbers (`Agg::refresh`) are computed then too.
+//! 256-slot direct-mapped cache in front of a hash table. The three tables'
+//! rows (kinds, kernels, sites) are sums of entries, made when a report is
+//! (`State::kind_aggs` ...): a record updates one set of sums, and derived
+//! device numbers (`Agg::refresh`) are computed then too.
 //! Sampling (below) counts per entry.
 //!
 //! Host times of cheap entries are sampled (two clock reads, 50-90 ns
