@@ -5,7 +5,7 @@
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${GCALC_BIN_DIR:-$here/../bin}"
 log=$(mktemp)
-GCALC_BENCH=1 "$bin/gpu_bench" --nocapture --test-threads=1 2>&1 | grep '^GCALC' >>"$log"
+GCALC_BENCH=1 "$bin/gpu" gpu_bench:: --nocapture --test-threads=1 2>&1 | grep '^GCALC' >>"$log"
 # Statement-level figures through the gcalc binary (when the op table is merged).
 cat >"$log.prog" <<'G'
 seed(1)

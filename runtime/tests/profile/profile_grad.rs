@@ -7,8 +7,7 @@ use gcalc_runtime::profile::{self, Direction};
 use gcalc_runtime::{Device, Session};
 use std::time::Duration;
 
-mod profile_util;
-use profile_util::{run, session};
+use crate::profile_util::{run, session};
 
 /// (calls, the sites' `file:line`) of op kind `kind`, from the raw records.
 fn kind_sites(s: &mut Session, kind: &str) -> (u64, Vec<String>) {

@@ -3,9 +3,7 @@
 //! same tree; each must still get its own gradient, summed to its own shape,
 //! and an input that also has other uses must not be merged.
 
-mod grad_util;
-
-use grad_util::{run, session};
+use crate::grad_util::{run, session};
 
 fn out(code: &str) -> String {
     let (mut s, log) = session("float64");

@@ -3,7 +3,7 @@
 //! diagnostic rendered as a user sees it) and compared with `cases/NAME.expected`.
 //!
 //! To regenerate the expected files after an intended change, run
-//! `UPDATE_EXPECT=1 cargo test -p gcalc-lang --test parse_cases`, then read
+//! `UPDATE_EXPECT=1 cargo test -p gcalc-lang --test syntax`, then read
 //! the diff: a golden file that enshrines a wrong parse is a bug.
 
 use std::fs;

@@ -1,7 +1,7 @@
 //! A kernel that writes to an illegal address poisons the CUDA context for the
-//! whole process (so this test is its own binary): the error is reported at
+//! whole process (so its body runs in a child process of the test binary): the error is reported at
 //! the next sync naming the statement that queued the work (at the launch
-//! itself with GCALC_POISON_BLOCKING=1, i.e. launch_blocking), the session lists
+//! itself with launch_blocking), the session lists
 //! the GPU variables lost, refuses further GPU work with the same clear
 //! message, keeps every CPU variable, and nothing panics. Skips visibly without
 //! a GPU; fails instead when GCALC_REQUIRE_GPU=1.
@@ -9,11 +9,45 @@
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Session, Value};
 
-mod gpu_util;
-use gpu_util::have_gpu;
+use crate::gpu_util::have_gpu;
 
+/// The body runs in a child process (the context stays poisoned for the
+/// process that poisons it), once queued and once with launch_blocking.
 #[test]
 fn illegal_address_poisons_the_gpu_and_the_session_goes_on() {
+    if !have_gpu() {
+        return;
+    }
+    for blocking in ["0", "1"] {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let out = std::process::Command::new(exe)
+            .args([
+                "--ignored",
+                "--exact",
+                "--nocapture",
+                "gpu_poison::poison_in_this_process",
+            ])
+            .env("GCALC_POISON_BLOCKING", blocking)
+            .output()
+            .expect("run the child test process");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!("== poison, launch_blocking={blocking}\n{text}");
+        assert!(
+            out.status.success(),
+            "child failed (blocking={blocking}):\n{text}"
+        );
+        assert!(text.contains("1 passed"), "the child ran no test:\n{text}");
+    }
+}
+
+/// Poisons this process's CUDA context: run only as a child of the test above.
+#[test]
+#[ignore = "poisons the process's CUDA context; run by illegal_address_poisons_the_gpu_and_the_session_goes_on"]
+fn poison_in_this_process() {
     if !have_gpu() {
         return;
     }

@@ -11,8 +11,7 @@ use gcalc_runtime::array::index::Index;
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Array, DType, Session, cuda};
 
-mod gpu_util;
-use gpu_util::{G, assert_same, have_gpu, host, pair};
+use crate::gpu_util::{G, assert_same, have_gpu, host, pair};
 
 fn ints(v: &[i64], shape: &[usize]) -> Index {
     Index::Array(Array::from_vec(v.to_vec(), shape.to_vec()))

@@ -9,8 +9,7 @@ use gcalc_runtime::cuda::ew::{self, Expr};
 use gcalc_runtime::cuda::{self, reduce};
 use gcalc_runtime::{Array, DType, Device, ErrorKind};
 
-mod gpu_util;
-use gpu_util::{data, have_gpu};
+use crate::gpu_util::{data, have_gpu};
 
 const G: Device = Device::Gpu(0);
 

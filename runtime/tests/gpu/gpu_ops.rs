@@ -10,8 +10,7 @@ use gcalc_runtime::ops::reduce::reduce_ddof;
 use gcalc_runtime::random::{self, Rng};
 use gcalc_runtime::{Array, DType, Device, cuda};
 
-mod gpu_util;
-use gpu_util::{G, assert_same, data, have_gpu, host, pair};
+use crate::gpu_util::{G, assert_same, data, have_gpu, host, pair};
 
 const FX: DType = DType::Float32;
 

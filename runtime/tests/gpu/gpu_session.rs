@@ -7,8 +7,7 @@
 use gcalc_runtime::output::Captured;
 use gcalc_runtime::{Session, Value};
 
-mod gpu_util;
-use gpu_util::have_gpu;
+use crate::gpu_util::have_gpu;
 
 /// Run `code`; its value's text (or the rendered error).
 fn run(s: &mut Session, code: &str) -> String {

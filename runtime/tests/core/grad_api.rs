@@ -3,10 +3,8 @@
 //! the errors (non-scalar value, integer argument, argnums out of range),
 //! and the logreg target program's accuracy.
 
-mod grad_util;
-
+use crate::grad_util::{Rng, check, run, session};
 use gcalc_runtime::Value;
-use grad_util::{Rng, check, run, session};
 
 fn out(code: &str) -> String {
     let (mut s, log) = session("float64");

@@ -7,8 +7,7 @@ use gcalc_runtime::Device;
 use gcalc_runtime::profile::{self, Class};
 use std::time::Duration;
 
-mod profile_util;
-use profile_util::{run, session};
+use crate::profile_util::{run, session};
 
 #[test]
 fn is_on_follows_set_profile() {

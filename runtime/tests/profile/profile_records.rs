@@ -7,8 +7,7 @@ use gcalc_runtime::{Device, DisplayData, Flags, Output, Session};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-mod profile_util;
-use profile_util::{kind_agg, run, session};
+use crate::profile_util::{kind_agg, run, session};
 
 /// (calls, kind) of the site `file:line`.
 fn site_calls(s: &mut Session, file: &str, line: usize) -> u64 {

@@ -7,10 +7,8 @@
 use gcalc_runtime::profile::{self, Class};
 use gcalc_runtime::{Device, Session};
 
-mod gpu_util;
-mod profile_util;
-use gpu_util::have_gpu;
-use profile_util::{kind_agg, run, session};
+use crate::gpu_util::have_gpu;
+use crate::profile_util::{kind_agg, run, session};
 
 /// Run a statement of the test program.
 fn ok(s: &mut Session, code: &str) {

@@ -4,12 +4,10 @@
 //! every non-elementwise op whose entry has a rule is covered by a case here
 //! (reductions with axis/keepdims, matmul shapes, indexing, shape ops).
 
-mod grad_util;
-
+use crate::grad_util::{Rng, check, run, session};
 use gcalc_runtime::Value;
 use gcalc_runtime::ops::elementwise::{Domain, ew_def};
 use gcalc_runtime::ops::{self, OpKind};
-use grad_util::{Rng, check, run, session};
 
 const H: f64 = 1e-6;
 const TOL: f64 = 1e-6;

@@ -1,0 +1,6 @@
+//! The `gcalc` binary's tests, one binary: flag precedence, golden scripts,
+//! the REPL in a pseudo-terminal.
+
+mod flags;
+mod golden;
+mod repl_pty;

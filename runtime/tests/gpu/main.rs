@@ -1,0 +1,16 @@
+//! The GPU tests, one binary (backend, ops, indexing, sessions, profiler,
+//! benchmark, poisoned context). They skip visibly without a GPU and fail
+//! instead when GCALC_REQUIRE_GPU=1. The poison test runs its body in a child
+//! process of this binary, since a poisoned CUDA context stays poisoned for
+//! the process.
+
+mod gpu_backend;
+mod gpu_bench;
+mod gpu_index;
+mod gpu_ops;
+mod gpu_poison;
+mod gpu_profile;
+mod gpu_session;
+mod gpu_util;
+#[path = "../profile/profile_util.rs"]
+mod profile_util;
