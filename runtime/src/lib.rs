@@ -11,6 +11,7 @@ pub mod display;
 pub mod error;
 pub mod flags;
 pub mod fxhash;
+pub mod host_limits;
 pub mod interp;
 pub mod npy;
 pub mod ops;
@@ -18,6 +19,7 @@ pub mod output;
 pub mod plot;
 pub mod profile;
 pub mod random;
+pub mod safe_write;
 pub mod session;
 pub mod value;
 

@@ -5,6 +5,8 @@ mod array_index_shape;
 mod array_npy;
 mod array_print;
 mod array_random;
+mod files_load;
+mod files_save;
 mod fuse_leaves;
 mod grad_api;
 mod grad_ops;
