@@ -45,18 +45,8 @@ pub fn repr(v: &Value) -> String {
         Value::Float(f) => float_text(*f),
         Value::Str(s) => format!("{s:?}"),
         Value::Array(a) => print::repr(a),
-        Value::Tuple(t) => {
-            let items: Vec<String> = t.iter().map(repr_inline).collect();
-            if items.len() == 1 {
-                format!("({},)", items[0])
-            } else {
-                format!("({})", items.join(", "))
-            }
-        }
-        Value::List(t) => format!(
-            "[{}]",
-            t.iter().map(repr_inline).collect::<Vec<_>>().join(", ")
-        ),
+        // Walked with an explicit stack: any depth of nesting prints.
+        Value::Tuple(_) | Value::List(_) => crate::nested::repr_nested(v, repr_inline),
         Value::Func(f) => {
             let params: Vec<&str> = f.def.params.iter().map(|p| p.name.name.as_str()).collect();
             format!("<fn {}({})>", f.name, params.join(", "))

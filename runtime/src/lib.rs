@@ -13,6 +13,7 @@ pub mod flags;
 pub mod fxhash;
 pub mod host_limits;
 pub mod interp;
+pub mod nested;
 pub mod npy;
 pub mod ops;
 pub mod output;

@@ -4,6 +4,7 @@
 use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
+use crate::nested::Items;
 use crate::ops::OpDef;
 use gcalc_lang::ast::FnBody;
 use std::sync::Arc;
@@ -19,8 +20,9 @@ pub enum Value {
     Float(f64),
     Str(Arc<str>),
     Array(Array),
-    Tuple(Arc<Vec<Value>>),
-    List(Arc<Vec<Value>>),
+    /// Items drop without recursion however deep they nest (`crate::nested`).
+    Tuple(Arc<Items>),
+    List(Arc<Items>),
     /// A user function (named or anonymous) with its captured environment.
     Func(Arc<Function>),
     /// A builtin from the op table.
@@ -102,10 +104,10 @@ impl Value {
         Value::Str(s.into())
     }
     pub fn tuple(v: Vec<Value>) -> Value {
-        Value::Tuple(Arc::new(v))
+        Value::Tuple(Arc::new(Items::from(v)))
     }
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Arc::new(v))
+        Value::List(Arc::new(Items::from(v)))
     }
     pub fn as_array(&self) -> Option<&Array> {
         match self {

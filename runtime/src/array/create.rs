@@ -259,6 +259,13 @@ fn collect(
 ) -> Result<()> {
     match v {
         Value::List(items) | Value::Tuple(items) => {
+            if dims.len() == crate::npy::MAX_DIMS {
+                return Err(Error::value(format!(
+                    "array: the list is nested more than {} levels deep; an array has at most {} dimensions (NumPy's limit)",
+                    crate::npy::MAX_DIMS,
+                    crate::npy::MAX_DIMS
+                )));
+            }
             dims.push(items.len());
             if items.is_empty() {
                 check_leaf(dims, &[], pos, shape)?;

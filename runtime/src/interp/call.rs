@@ -464,7 +464,7 @@ pub(crate) enum Iter {
         step: i64,
     },
     Items {
-        items: Arc<Vec<Value>>,
+        items: Arc<crate::nested::Items>,
         i: usize,
     },
     Rows {

@@ -395,8 +395,14 @@ impl Interp {
         self.call_builtin(def, vec![l, r], vec![], self.current_stmt)
     }
 
-    /// Structural equality of non-array values (for `==` on strings, devices, tuples...).
+    /// Structural equality of non-array values (for `==` on strings, devices,
+    /// tuples...); nested tuples and lists are walked without recursion.
     pub(crate) fn values_equal(&self, a: &Value, b: &Value) -> bool {
+        crate::nested::equal_nested(a, b, |p, q| self.leaf_equal(p, q))
+    }
+
+    /// `values_equal` of two values that are not both tuples or lists.
+    fn leaf_equal(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::None, Value::None) => true,
             (Value::Str(x), Value::Str(y)) => x == y,
@@ -406,9 +412,6 @@ impl Interp {
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
             (Value::Float(x), Value::Float(y)) => x == y,
-            (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
-                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| self.values_equal(p, q))
-            }
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
             (Value::Func(x), Value::Func(y)) => std::sync::Arc::ptr_eq(x, y),
             (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),

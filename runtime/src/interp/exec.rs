@@ -177,9 +177,8 @@ impl Interp {
             Target::Tuple(targets, span) => {
                 let items: Vec<Value> = match v {
                     // The values moved out when nothing else holds the tuple.
-                    Value::Tuple(t) | Value::List(t) => {
-                        Arc::try_unwrap(t).unwrap_or_else(|t| t.to_vec())
-                    }
+                    Value::Tuple(t) | Value::List(t) => Arc::try_unwrap(t)
+                        .map_or_else(|t| t.to_vec(), crate::nested::Items::into_vec),
                     Value::Array(a) if a.ndim() > 0 => {
                         let n = a.shape()[0];
                         (0..n)
