@@ -142,14 +142,14 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
     if let Some(p) = &path
         && let Some(bin) = read_checked(p)
     {
-        crate::profile::compile(what, g.device(), t0.elapsed(), true);
+        crate::profile::backend::compile(what, g.device(), t0.elapsed(), true);
         return Ok(bin);
     }
     let bin = nvrtc_cubin(src, &opts, what)?;
     if let Some(p) = &path {
         write_checked(p, &bin);
     }
-    crate::profile::compile(what, g.device(), t0.elapsed(), false);
+    crate::profile::backend::compile(what, g.device(), t0.elapsed(), false);
     Ok(bin)
 }
 
@@ -211,7 +211,7 @@ pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) 
             let opts = options(g);
             let t0 = std::time::Instant::now();
             let bin = nvrtc_cubin(&src, &opts, name)?;
-            crate::profile::compile(name, g.device(), t0.elapsed(), false);
+            crate::profile::backend::compile(name, g.device(), t0.elapsed(), false);
             load_module(g, &bin)?
         }
         Err(e) => return Err(e),

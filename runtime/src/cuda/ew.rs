@@ -6,7 +6,7 @@
 use super::buffer::{DeviceBuffer, array_buffer, array_of};
 use super::compile;
 use super::driver::{Gpu, gpu};
-use crate::array::{Array, layout};
+use crate::array::{Array, Scalar, layout};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -145,7 +145,7 @@ fn eval_mode(
             match (first_dev, a.device()) {
                 (None, d) => first_dev = Some(d),
                 (Some(f), d) if f != d => {
-                    return Err(crate::ops::device_mismatch("elementwise", f, d));
+                    return Err(Error::device_mismatch("elementwise", f, d));
                 }
                 _ => {}
             }
@@ -341,6 +341,17 @@ pub fn full(shape: &[usize], v: f64, dtype: DType, dev: u32) -> Result<Array> {
         Expr::Float(v, dtype)
     } else {
         Expr::Int(v as i64, dtype)
+    };
+    eval(&e, dtype, Some(shape), Some(dev))
+}
+
+/// `shape` filled with `value` as `dtype` on GPU `dev` (a kernel that
+/// stores the scalar, converted as the CPU converts it).
+pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Array> {
+    let e = match value {
+        Scalar::Float(f) => Expr::Float(f, dtype),
+        Scalar::Int(n) => Expr::Int(n, dtype),
+        Scalar::Bool(b) => Expr::Int(b as i64, dtype),
     };
     eval(&e, dtype, Some(shape), Some(dev))
 }
