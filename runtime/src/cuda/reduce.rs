@@ -301,7 +301,7 @@ pub fn reduce_op(
         };
         let s = reduce(a, rop, Some(&axes), keepdims, acc)?;
         let e = super::ew::Expr::Op {
-            template: "({0} / {1})".into(),
+            template: super::stats::DIVIDE.into(),
             compute: DType::Float64,
             result: DType::Float64,
             args: vec![

@@ -119,6 +119,14 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     run(&mut p)
 }
 
+/// The typed program of an op tree (what the backends run; tools and tests,
+/// such as the NVRTC test that compiles every kernel the CUDA backend makes).
+pub fn program(node: EwNode, float_x: DType) -> Result<Program> {
+    let mut p = Program::new();
+    lower::lower(node, float_x, &mut p)?;
+    Ok(p)
+}
+
 /// Run a lowered program; a program of scalars only gives a scalar of its kind.
 fn run(p: &mut Program) -> Result<Operand> {
     let (any_array, kind) = (p.any_array, p.kind);

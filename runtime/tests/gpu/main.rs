@@ -7,6 +7,7 @@
 mod gpu_backend;
 mod gpu_bench;
 mod gpu_index;
+mod gpu_nvrtc;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
