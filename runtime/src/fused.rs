@@ -5,11 +5,12 @@
 //! block and the CUDA backend (`cuda::fuse`) turns into one generated kernel.
 //! Neither backend sees the interpreter's trees or the op table.
 
+use crate::array::Array;
 pub use crate::array::Scalar;
-use crate::array::{Array, Dims};
 use crate::dtype::{DType, Kind};
 use gcalc_kernels::cpu::ew::Kern;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// A CPU kernel of one compute type (the op table's `f32 f64 i64 bool` loops).
 #[derive(Clone, Copy)]
@@ -42,10 +43,11 @@ pub enum Arg {
     Node(u32),
 }
 
-/// A leaf: an array (all of a program's arrays are on one device) or a weak scalar.
-#[derive(Clone, Debug)]
-pub enum Leaf {
-    Array(Array),
+/// A leaf: an array (all of a program's arrays are on one device; borrowed
+/// from the tree the program was lowered from) or a weak scalar.
+#[derive(Clone, Copy, Debug)]
+pub enum Leaf<'a> {
+    Array(&'a Array),
     Scalar(Scalar),
 }
 
@@ -78,29 +80,30 @@ impl Node {
 
 /// A typed elementwise program: leaves, then nodes in evaluation order
 /// (operands before the nodes that use them; the last node is the root).
-pub struct Program {
-    pub leaves: SmallVec<[Leaf; 4]>,
+pub struct Program<'a> {
+    pub leaves: SmallVec<[Leaf<'a>; 4]>,
     pub nodes: SmallVec<[Node; 4]>,
     /// The root's kind (strong dtype, or a weak scalar kind when no leaf is an array).
     pub kind: Kind,
     /// The result's dtype (the dtype the root's kind is held in).
     pub out: DType,
     /// The broadcast shape of the array leaves (checked while lowering).
-    pub shape: Dims,
+    pub shape: Cow<'a, [usize]>,
     /// Whether any leaf is an array (else the result is a scalar).
     pub any_array: bool,
 }
 
-impl Program {
-    /// An empty program (filled in place by the lowering: a program is about a
-    /// kilobyte inline, so it is built where it is used rather than moved).
-    pub fn new() -> Program {
+impl Program<'_> {
+    /// An empty program (filled in place by the lowering: a program is about
+    /// half a kilobyte inline, so it is built where it is used, not moved).
+    #[inline]
+    pub fn new() -> Self {
         Program {
             leaves: SmallVec::new(),
             nodes: SmallVec::new(),
             kind: Kind::WeakBool,
             out: DType::Bool,
-            shape: Dims::new(),
+            shape: Cow::Borrowed(&[]),
             any_array: false,
         }
     }

@@ -9,7 +9,7 @@ use crate::fused::Program;
 use crate::{cpu, cuda};
 
 /// The value of `p` as a new array on its arrays' device (the CPU when it has none).
-pub fn fused(p: &mut Program) -> Result<Array> {
+pub fn fused(p: &mut Program<'_>) -> Result<Array> {
     match p.device() {
         None | Some(Device::Cpu) => cpu::fused::run(p),
         Some(Device::Gpu(_)) => cuda::fuse::eval(p),
@@ -18,7 +18,7 @@ pub fn fused(p: &mut Program) -> Result<Array> {
 
 /// `sum(p) / div` as a 0-d array when the device does it in one pass
 /// (a GPU, float32/float64 values); `None`: evaluate `p` and reduce it.
-pub fn fused_sum(p: &Program, div: f64) -> Result<Option<Array>> {
+pub fn fused_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
     match p.device() {
         None | Some(Device::Cpu) => Ok(None),
         Some(Device::Gpu(_)) => cuda::fuse::eval_sum(p, div),

@@ -25,10 +25,10 @@ fn cast(expr: Expr, to: DType) -> Expr {
 /// Operand `a` of `p` as an expression, and the dtype of its C value. An
 /// op's value rounded through `via` when that is narrower (what the CPU's
 /// cast step does: float16, int32 and bool results rounded back after every op).
-fn build(p: &Program, a: Arg) -> Result<(Expr, DType)> {
+fn build(p: &Program<'_>, a: Arg) -> Result<(Expr, DType)> {
     match a {
         Arg::Leaf(l) => Ok(match p.leaves.get(l as usize) {
-            Some(Leaf::Array(a)) => (Expr::Array(a.clone()), a.dtype()),
+            Some(Leaf::Array(a)) => (Expr::Array((*a).clone()), a.dtype()),
             Some(Leaf::Scalar(s)) => {
                 let d = s.held();
                 let e = match *s {
@@ -75,7 +75,7 @@ fn build(p: &Program, a: Arg) -> Result<(Expr, DType)> {
 }
 
 /// The expression of a whole program (its root: the last node).
-pub fn expr(p: &Program) -> Result<Expr> {
+pub fn expr(p: &Program<'_>) -> Result<Expr> {
     let root = p
         .nodes
         .len()
@@ -85,14 +85,14 @@ pub fn expr(p: &Program) -> Result<Expr> {
 }
 
 /// Evaluate a program whose arrays are on one GPU.
-pub fn eval(p: &Program) -> Result<Array> {
+pub fn eval(p: &Program<'_>) -> Result<Array> {
     ew::eval(&expr(p)?, p.out, None, None)
 }
 
 /// The whole-array sum (divided by `div`: a mean) of a program of float32 or
 /// float64 values on one GPU, in one launch; `None` for other dtypes (the
 /// caller evaluates the program and reduces it).
-pub fn eval_sum(p: &Program, div: f64) -> Result<Option<Array>> {
+pub fn eval_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
     if !matches!(p.out, DType::Float32 | DType::Float64) {
         return Ok(None);
     }

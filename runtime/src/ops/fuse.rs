@@ -115,20 +115,21 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     let mut device: Option<Device> = None;
     check_devices(&node, &mut device, root_name)?;
     let mut p = Program::new();
-    lower::lower(node, float_x, &mut p)?;
+    lower::lower(&node, float_x, &mut p)?;
     run(&mut p)
 }
 
 /// The typed program of an op tree (what the backends run; tools and tests,
 /// such as the NVRTC test that compiles every kernel the CUDA backend makes).
-pub fn program(node: EwNode, float_x: DType) -> Result<Program> {
+pub fn program(node: &EwNode, float_x: DType) -> Result<Program<'_>> {
     let mut p = Program::new();
     lower::lower(node, float_x, &mut p)?;
     Ok(p)
 }
 
 /// Run a lowered program; a program of scalars only gives a scalar of its kind.
-fn run(p: &mut Program) -> Result<Operand> {
+#[inline]
+fn run(p: &mut Program<'_>) -> Result<Operand> {
     let (any_array, kind) = (p.any_array, p.kind);
     let arr = backend::elementwise::fused(p)?;
     if any_array {
@@ -155,7 +156,7 @@ pub fn reduce_tree(node: EwNode, mean: bool, float_x: DType) -> Result<Array> {
         EwNode::Leaf(o) => o,
         node => {
             let mut p = Program::new();
-            lower::lower(node, float_x, &mut p)?;
+            lower::lower(&node, float_x, &mut p)?;
             let n: usize = p.shape.iter().product();
             let div = if mean { n as f64 } else { 1.0 };
             if let Some(a) = backend::elementwise::fused_sum(&p, div)? {

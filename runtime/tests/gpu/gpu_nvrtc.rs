@@ -76,7 +76,7 @@ fn elementwise(out: &mut Vec<(String, String)>) -> usize {
                     })
                     .collect();
                 let tree = EwNode::Op { op, args };
-                let Ok(p) = fuse::program(tree, FX) else {
+                let Ok(p) = fuse::program(&tree, FX) else {
                     continue;
                 };
                 let e = cuda::fuse::expr(&p).expect("expression of a program");

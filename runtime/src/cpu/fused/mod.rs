@@ -30,12 +30,13 @@ const MAX_DIMS: usize = 32;
 
 /// Run a typed program on host arrays: its value as a new host array (0-d
 /// when the program has no array leaf).
-pub fn run(p: &mut Program) -> Result<Array> {
+#[inline]
+pub fn run(p: &mut Program<'_>) -> Result<Array> {
     if let Some(a) = simple::run(p)? {
         return Ok(a);
     }
     let plan = plan::plan(p)?;
-    let shape = std::mem::take(&mut p.shape);
+    let shape = Dims::from_slice(&p.shape);
     Exec::new(
         plan.leaves,
         plan.slots,
@@ -47,8 +48,8 @@ pub fn run(p: &mut Program) -> Result<Array> {
     .run()
 }
 
-struct Exec {
-    leaves: Vec<LeafPlan>,
+struct Exec<'a> {
+    leaves: Vec<LeafPlan<'a>>,
     slots: Vec<Slot>,
     steps: Vec<Step>,
     /// The slot to convert into the output at the end (None: the root wrote it).
@@ -70,21 +71,21 @@ fn tix(d: DType) -> usize {
 }
 
 struct Ctx<'a> {
-    exec: &'a Exec,
+    exec: &'a Exec<'a>,
     data: &'a [&'a HostData],
 }
 
-impl Exec {
+impl<'a> Exec<'a> {
     fn new(
-        mut leaves: Vec<LeafPlan>,
+        mut leaves: Vec<LeafPlan<'a>>,
         mut slots: Vec<Slot>,
         mut steps: Vec<Step>,
         store: Option<usize>,
         shape: Dims,
         out_dtype: DType,
-    ) -> Result<Exec> {
+    ) -> Result<Exec<'a>> {
         for lp in &mut leaves {
-            let a = &lp.array;
+            let a = lp.array;
             lp.direct = a.shape() == &shape[..] && a.is_contiguous();
             if lp.direct {
                 // Read in place, or converted as one contiguous run (`gather`).

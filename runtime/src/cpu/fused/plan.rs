@@ -21,15 +21,15 @@ pub fn read_scalar(a: &Array) -> Result<Scalar> {
 }
 
 /// A leaf array viewed with the output's shape (broadcast strides, merged dims).
-pub struct LeafPlan {
-    pub(super) array: Array,
+pub struct LeafPlan<'a> {
+    pub(super) array: &'a Array,
     pub(super) direct: bool,
     pub(super) shape: Vec<usize>,
     pub(super) strides: Vec<isize>,
 }
 
-impl LeafPlan {
-    pub fn new(array: Array) -> LeafPlan {
+impl<'a> LeafPlan<'a> {
+    pub fn new(array: &'a Array) -> LeafPlan<'a> {
         LeafPlan {
             array,
             direct: false,
@@ -75,15 +75,15 @@ pub enum Step {
 
 /// A program's plan: its leaf views, slots and steps in order, and the
 /// slot to convert into the output at the end (None: the root writes it).
-pub struct Plan {
-    pub leaves: Vec<LeafPlan>,
+pub struct Plan<'a> {
+    pub leaves: Vec<LeafPlan<'a>>,
     pub slots: Vec<Slot>,
     pub steps: Vec<Step>,
     pub store: Option<usize>,
 }
 
-struct Builder {
-    leaves: Vec<LeafPlan>,
+struct Builder<'a> {
+    leaves: Vec<LeafPlan<'a>>,
     slots: Vec<Slot>,
     steps: Vec<Step>,
     /// Each node's slot and the dtype its loop writes.
@@ -94,7 +94,7 @@ struct Builder {
 /// leaves of that dtype are read in place, scalars (and one-element leaves)
 /// are broadcast constants, other leaves are loaded block by block, and an
 /// operand whose dtype differs (or is rounded through another) is cast.
-pub fn plan(p: &mut Program) -> Result<Plan> {
+pub fn plan<'a>(p: &Program<'a>) -> Result<Plan<'a>> {
     // Sized up front: one allocation per vector instead of regrowth.
     let (ops, leaves) = (p.nodes.len(), p.leaves.len());
     let mut b = Builder {
@@ -146,7 +146,7 @@ pub fn plan(p: &mut Program) -> Result<Plan> {
     })
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn temp(&mut self, ctype: DType) -> usize {
         self.slots.push(Slot {
             ctype,
@@ -156,12 +156,12 @@ impl Builder {
     }
 
     /// The slot holding operand `a` in `ctype`, rounded through `via` where needed.
-    fn arg_slot(&mut self, p: &mut Program, a: Arg, ctype: DType, via: DType) -> Result<usize> {
+    fn arg_slot(&mut self, p: &Program<'a>, a: Arg, ctype: DType, via: DType) -> Result<usize> {
         match a {
             Arg::Leaf(l) => {
                 let l = l as usize;
-                let scalar = match &p.leaves[l] {
-                    Leaf::Scalar(s) => Some(*s),
+                let scalar = match p.leaves[l] {
+                    Leaf::Scalar(s) => Some(s),
                     // One element, or one element broadcast (all strides 0: a
                     // gradient's `g.broadcast_to(x.shape)`): a constant.
                     Leaf::Array(a)
@@ -179,10 +179,7 @@ impl Builder {
                     });
                     return Ok(self.slots.len() - 1);
                 }
-                // Each leaf is read by one operand: move its array into the plan.
-                let Leaf::Array(a) =
-                    std::mem::replace(&mut p.leaves[l], Leaf::Scalar(Scalar::Bool(false)))
-                else {
+                let Leaf::Array(a) = p.leaves[l] else {
                     return Err(Error::internal("leaf is not an array"));
                 };
                 let (dtype, lp) = (a.dtype(), self.leaves.len());

@@ -15,12 +15,12 @@ use gcalc_kernels::cpu::ew::{Kern, Src};
 use std::sync::RwLockReadGuard;
 
 /// Run `p` directly when it is one op over leaves that fit the fast path.
-pub fn run(p: &Program) -> Result<Option<Array>> {
+pub fn run(p: &Program<'_>) -> Result<Option<Array>> {
     let [node] = p.nodes.as_slice() else {
         return Ok(None);
     };
     let k = node.nargs as usize;
-    let mut leaves: [Option<&Leaf>; 3] = [None; 3];
+    let mut leaves: [Option<&Leaf<'_>>; 3] = [None; 3];
     let mut shape: Option<&[usize]> = None;
     for (i, a) in node.args().iter().enumerate() {
         let Arg::Leaf(l) = *a else {
@@ -79,7 +79,7 @@ pub fn run(p: &Program) -> Result<Option<Array>> {
 }
 
 struct Operands<'a, 'g> {
-    leaves: &'a [Option<&'a Leaf>],
+    leaves: &'a [Option<&'a Leaf<'a>>],
     guards: &'a [Option<RwLockReadGuard<'g, HostData>>; 3],
     vias: &'a [DType; 3],
     n: usize,

@@ -6,37 +6,39 @@
 //! shape (a clear error naming the op and the shapes when it does not fit).
 
 use super::{EwNode, Operand};
-use crate::array::{Dims, layout};
+use crate::array::layout;
 use crate::dtype::{DType, Kind};
 use crate::error::{Error, Result};
 use crate::fused::{Arg, KernAny, Leaf, Node, Program, Scalar, held};
 use crate::ops::elementwise::{EwDef, Rule, ew_checked, result_kinds};
+use std::borrow::Cow;
 
-/// What a lowered subtree gives its parent.
-struct Typed {
+/// What a lowered subtree gives its parent (a leaf's shape is borrowed).
+struct Typed<'a> {
     kind: Kind,
-    shape: Dims,
+    shape: Cow<'a, [usize]>,
     arg: Arg,
 }
 
 /// An unused operand position (an op's operands sit in a `[Typed; 3]`).
-impl Default for Typed {
-    fn default() -> Typed {
+impl Default for Typed<'_> {
+    fn default() -> Self {
         Typed {
             kind: Kind::WeakBool,
-            shape: Dims::new(),
+            shape: Cow::Borrowed(&[]),
             arg: Arg::Leaf(u32::MAX),
         }
     }
 }
 
-struct Lower<'p> {
-    p: &'p mut Program,
+struct Lower<'p, 'a> {
+    p: &'p mut Program<'a>,
     float_x: DType,
 }
 
-/// Type the op tree `node` (not a leaf) into `p` (empty).
-pub(super) fn lower(node: EwNode, float_x: DType, p: &mut Program) -> Result<()> {
+/// Type the op tree `node` (not a leaf) into `p` (empty), which borrows the
+/// tree's arrays.
+pub(super) fn lower<'a>(node: &'a EwNode, float_x: DType, p: &mut Program<'a>) -> Result<()> {
     let mut l = Lower { p, float_x };
     let root = l.walk(node)?;
     if !matches!(root.arg, Arg::Node(_)) {
@@ -51,20 +53,19 @@ pub(super) fn lower(node: EwNode, float_x: DType, p: &mut Program) -> Result<()>
     Ok(())
 }
 
-impl Lower<'_> {
-    fn walk(&mut self, n: EwNode) -> Result<Typed> {
+impl<'a> Lower<'_, 'a> {
+    fn walk(&mut self, n: &'a EwNode) -> Result<Typed<'a>> {
         match n {
             EwNode::Leaf(o) => {
                 let kind = o.kind();
                 let (leaf, shape) = match o {
                     Operand::Array(a) => {
                         self.p.any_array = true;
-                        let shape = Dims::from_slice(a.shape());
-                        (Leaf::Array(a), shape)
+                        (Leaf::Array(a), Cow::Borrowed(a.shape()))
                     }
-                    Operand::Int(i) => (Leaf::Scalar(Scalar::Int(i)), Dims::new()),
-                    Operand::Float(f) => (Leaf::Scalar(Scalar::Float(f)), Dims::new()),
-                    Operand::Bool(b) => (Leaf::Scalar(Scalar::Bool(b)), Dims::new()),
+                    Operand::Int(i) => (Leaf::Scalar(Scalar::Int(*i)), Cow::Borrowed(&[][..])),
+                    Operand::Float(f) => (Leaf::Scalar(Scalar::Float(*f)), Cow::Borrowed(&[][..])),
+                    Operand::Bool(b) => (Leaf::Scalar(Scalar::Bool(*b)), Cow::Borrowed(&[][..])),
                 };
                 self.p.leaves.push(leaf);
                 Ok(Typed {
@@ -81,7 +82,7 @@ impl Lower<'_> {
                         op.name
                     )));
                 }
-                let mut kids3: [Typed; 3] = Default::default();
+                let mut kids3: [Typed<'a>; 3] = Default::default();
                 let nk = args.len();
                 for (k, a) in kids3.iter_mut().zip(args) {
                     *k = self.walk(a)?;
@@ -145,7 +146,7 @@ fn cpu_kernel(def: &EwDef, c: DType) -> Option<KernAny> {
 /// or of one same shape (the common case), that shape is moved out of the
 /// operand (no copy); otherwise it is broadcast step by step, and an error
 /// between the accumulated shape and a third operand names them all.
-fn out_shape(op: &str, kids: &mut [Typed]) -> Result<Dims> {
+fn out_shape<'a>(op: &str, kids: &mut [Typed<'a>]) -> Result<Cow<'a, [usize]>> {
     let mut big: Option<usize> = None;
     let mut same = true;
     for (i, k) in kids.iter().enumerate() {
@@ -158,8 +159,8 @@ fn out_shape(op: &str, kids: &mut [Typed]) -> Result<Dims> {
         }
     }
     match big {
-        None => return Ok(Dims::new()),
-        Some(b) if same => return Ok(std::mem::take(&mut kids[b].shape)),
+        None => return Ok(Cow::Borrowed(&[])),
+        Some(b) if same => return Ok(std::mem::replace(&mut kids[b].shape, Cow::Borrowed(&[]))),
         Some(_) => {}
     }
     let mut shape: Vec<usize> = Vec::new();
@@ -179,5 +180,5 @@ fn out_shape(op: &str, kids: &mut [Typed]) -> Result<Dims> {
             .with_help(e.help.unwrap_or_default())
         })?;
     }
-    Ok(Dims::from_vec(shape))
+    Ok(Cow::Owned(shape))
 }
