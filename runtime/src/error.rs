@@ -144,6 +144,15 @@ impl Error {
     pub fn device(msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::Device, msg)
     }
+    /// Operands of `op` on two devices: the one error every op gives, naming
+    /// both devices and the fix (nothing is moved implicitly).
+    pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> Error {
+        Error::device(format!("operands on {a} and {b}"))
+            .with_op(op)
+            .with_help(format!(
+                "move one operand first: the one on {a} with .to({b}), or the one on {b} with .to({a}); nothing is copied behind your back"
+            ))
+    }
     pub fn flag(msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::Flag, msg)
     }

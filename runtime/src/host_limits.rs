@@ -69,8 +69,8 @@ pub fn check(need: u64, what: impl FnOnce() -> String) -> Result<()> {
             format!(
                 "{} needs {}, but only {} of memory is available to gcalc",
                 what(),
-                crate::cuda::buffer::fmt_bytes(need as usize),
-                crate::cuda::buffer::fmt_bytes(have as usize)
+                crate::device::fmt_bytes(need as usize),
+                crate::device::fmt_bytes(have as usize)
             ),
         )
         .with_help("free large variables (x = none), or use a machine or limit (ulimit -v) with more memory")),

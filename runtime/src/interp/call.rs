@@ -4,6 +4,7 @@
 use super::{Args, Flow, Interp};
 use crate::error::{Error, Result, did_you_mean};
 use crate::fxhash::FxHashMap;
+use crate::opid::ReduceOp;
 use crate::ops::{self, OpDef, OpKind};
 use crate::value::{Function, Value};
 use gcalc_lang::Span;
@@ -74,7 +75,7 @@ impl Interp {
         // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
         if let (Value::Builtin(def), [a]) = (&callee, args)
             && a.name.is_none()
-            && matches!(def.name, "sum" | "mean")
+            && matches!(def.reduce_op(), Some(ReduceOp::Sum | ReduceOp::Mean))
         {
             return self.eval_whole_reduction(def, &a.value, span);
         }
@@ -114,7 +115,7 @@ impl Interp {
     ) -> Result<Value> {
         match self.ew_node(arg)? {
             Ok(node @ crate::ops::fuse::EwNode::Op { .. }) => {
-                let mean = def.name == "mean";
+                let mean = def.reduce_op() == Some(ReduceOp::Mean);
                 self.reduce_tree(node, mean).map(Value::Array)
             }
             other => {
@@ -195,6 +196,7 @@ impl Interp {
             OpKind::Elementwise(_) => {
                 crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
             }
+            OpKind::Reduce(r) => crate::ops::reduce::call(*r, self, args).map_err(|e| e.at(span)),
         }
     }
 

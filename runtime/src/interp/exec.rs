@@ -25,7 +25,7 @@ impl Interp {
 
     pub(crate) fn exec_stmt(&mut self, s: &Stmt) -> Result<Flow> {
         self.current_stmt = s.span;
-        crate::cuda::set_statement(&self.source, s.span);
+        crate::backend::devices::set_statement(&self.source, s.span);
         match &s.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;

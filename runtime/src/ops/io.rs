@@ -62,8 +62,9 @@ fn load(i: &mut Interp, mut a: Args) -> Result<Value> {
         .transpose()?
         .unwrap_or_else(|| i.default_device());
     a.finish_with(&["device"])?;
-    let place =
-        |x: crate::array::Array| -> Result<Value> { Ok(crate::cuda::to_device(&x, dev)?.into()) };
+    let place = |x: crate::array::Array| -> Result<Value> {
+        Ok(crate::backend::to_device(&x, dev)?.into())
+    };
     Ok(match npy::load(&path)? {
         Loaded::Array(x) => place(x)?,
         Loaded::Archive(items) => Value::list(

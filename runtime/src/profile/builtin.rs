@@ -40,7 +40,7 @@ fn profile(i: &mut Interp, mut a: Args) -> Result<Value> {
         // Device times arrive at sync points: wait for the GPUs so every queued
         // launch's is in. A failure of queued work poisons its GPU, which says so
         // at its next use; the report is still shown.
-        let _ = crate::cuda::sync_all();
+        let _ = crate::backend::devices::sync_all();
     }
     let prof = i.profiler.clone();
     if let Some(path) = file {

@@ -22,3 +22,4 @@ mod plot_files;
 mod plot_render;
 mod plot_session;
 mod session_api;
+mod tidy;
