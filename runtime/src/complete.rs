@@ -13,6 +13,21 @@ pub struct Completion {
     pub matches: Vec<String>,
 }
 
+/// Names that are values without being ops: dtypes and `floatX`.
+pub const SPECIAL_NAMES: &[&str] = &[
+    "floatX", "bool", "int32", "int64", "float16", "float32", "float64",
+];
+
+/// Every builtin name (ops, dtypes, `floatX`), sorted: what highlighters
+/// outside the engine (the JupyterLab mode, the Pygments lexer) colour as builtins.
+pub fn builtin_names() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = crate::ops::all().iter().map(|d| d.name).collect();
+    v.extend(SPECIAL_NAMES);
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
@@ -88,12 +103,8 @@ impl Session {
             names.extend(self.interp.globals.keys().cloned());
             names.extend(crate::ops::all().iter().map(|d| d.name.to_string()));
             names.extend(gcalc_lang::KEYWORDS.iter().map(|k| k.to_string()));
-            names.extend(
-                [
-                    "floatX", "time", "bool", "int32", "int64", "float16", "float32", "float64",
-                ]
-                .map(String::from),
-            );
+            names.extend(SPECIAL_NAMES.iter().map(|n| n.to_string()));
+            names.push("time".into());
         }
         let mut matches: Vec<String> = names
             .into_iter()

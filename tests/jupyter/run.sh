@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The Jupyter tests: a cached venv with jupyter_client, jupyter_kernel_test,
-# nbclient, nbformat, ipykernel and pytest; the gcalc binary built (or
-# GCALC_BIN); the kernelspec installed into a throw-away prefix; pytest.
+# nbclient, nbformat, ipykernel, pytest, JupyterLab and Playwright; the gcalc
+# binary built (or GCALC_BIN); the kernelspec and JupyterLab extension
+# installed into a throw-away prefix; pytest. The browser test needs Debian's
+# Chromium (/usr/bin/chromium, or GCALC_CHROMIUM): it skips without one, and
+# fails instead when GCALC_REQUIRE_BROWSER=1 (CI).
 # Usage: tests/jupyter/run.sh [--bench] [pytest args...]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,7 +47,9 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$bin" jupyter install --prefix "$tmp/prefix" >/dev/null
+# The kernelspec and the JupyterLab extension into the throw-away prefix; the
+# Pygments lexer (nbconvert) into the venv.
+"$bin" jupyter install --prefix "$tmp/prefix" --python "$venv/bin/python" >/dev/null
 export JUPYTER_PATH="$tmp/prefix/share/jupyter"
 export JUPYTER_RUNTIME_DIR="$tmp/runtime"
 export XDG_DATA_HOME="$tmp/data"
@@ -56,4 +61,4 @@ cd "$here"
 if [[ $bench == 1 ]]; then
     exec "$venv/bin/python" bench_kernel.py
 fi
-"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py
+"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py test_frontends.py

@@ -2,6 +2,7 @@
 //! `gcalc jupyter kernel CONNECTION_FILE` serves the messaging protocol 5.x
 //! over ZeroMQ, driving one `Session`.
 
+mod b64;
 mod history;
 pub mod install;
 mod kernel;

@@ -55,8 +55,8 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
             )
         }
         Some(other) => format!(
-            "a {}: {}\n",
-            other.type_name(),
+            "{}: {}\n",
+            other.a_type_name(),
             crate::display::repr(&other)
         ),
     };

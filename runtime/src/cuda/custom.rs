@@ -292,7 +292,8 @@ impl Object for Kernel {
                     {
                         {
                             return Err(bad(&format!(
-                                "a {d} array (the kernel's pointer type), got {}",
+                                "{} array (the kernel's pointer type), got {}",
+                                crate::error::with_article(d.name()),
                                 x.dtype()
                             )));
                         }

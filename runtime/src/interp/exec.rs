@@ -191,8 +191,8 @@ impl Interp {
                     }
                     other => {
                         return Err(Error::type_(format!(
-                            "cannot unpack a {} into {} names",
-                            other.type_name(),
+                            "cannot unpack {} into {} names",
+                            other.a_type_name(),
                             targets.len()
                         ))
                         .at(*span));
@@ -215,8 +215,8 @@ impl Interp {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
                     return Err(Error::type_(format!(
-                        "cannot assign into a {} with [...]",
-                        b.type_name()
+                        "cannot assign into {} with [...]",
+                        b.a_type_name()
                     ))
                     .at(base.span));
                 };
@@ -300,9 +300,9 @@ impl Interp {
                     return Err(Error::dtype(
                         sym,
                         format!(
-                            "cannot write the {} result of `{sym}=` into a {} array in place",
+                            "cannot write the {} result of `{sym}=` into {} array in place",
                             r.dtype(),
-                            x.dtype()
+                            crate::error::with_article(x.dtype().name())
                         ),
                     )
                     .at(span)

@@ -5,6 +5,7 @@ mod array_index_shape;
 mod array_npy;
 mod array_print;
 mod array_random;
+mod frontend;
 mod fuse_leaves;
 mod grad_api;
 mod grad_ops;
