@@ -68,17 +68,32 @@ pub struct VarInfo {
 
 pub struct Session {
     pub(crate) interp: Interp,
+    /// Where shown arrays and listings wrap (`set_line_width`).
+    line_width: usize,
 }
 
 impl Session {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Session {
         Session {
             interp: Interp::new(flags, out),
+            line_width: crate::array::print::DEFAULT_LINE_WIDTH,
         }
+    }
+
+    /// Wrap shown arrays and listings at `width` columns from the next
+    /// `execute` on: NumPy's 75 by default (scripts, Jupyter); the terminal
+    /// REPL passes its terminal's width before each input.
+    pub fn set_line_width(&mut self, width: usize) {
+        self.line_width = width;
+    }
+
+    pub fn line_width(&self) -> usize {
+        self.line_width
     }
 
     /// Parse and run `code`, shown in errors as `source_name` (a file name, `<stdin>`, `In [3]`).
     pub fn execute(&mut self, code: &str, source_name: &str) -> ExecOutcome {
+        crate::array::print::set_line_width(self.line_width);
         let parsed = gcalc_lang::parse(code);
         if !parsed.diagnostics.is_empty() {
             let errors: Vec<Error> = parsed

@@ -61,4 +61,4 @@ cd "$here"
 if [[ $bench == 1 ]]; then
     exec "$venv/bin/python" bench_kernel.py
 fi
-"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py test_frontends.py
+"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py test_frontends.py test_browser.py

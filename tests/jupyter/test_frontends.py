@@ -48,3 +48,70 @@ def test_progress_html_totals(kernel, loop, total):
     value, _ = map(int, PROGRESS.search(states[-1]).groups())
     assert value == total, states[-1]
     assert f"{total}/{total}" in states[-1]
+
+
+def test_language_info_names_the_gcalc_modes(kernel):
+    km, kc = kernel
+    kc.kernel_info()
+    info = kc.get_shell_msg(timeout=20)["content"]["language_info"]
+    assert info["codemirror_mode"] == "gcalc"
+    assert info["pygments_lexer"] == "gcalc"
+    assert info["mimetype"] == "text/x-gcalc"
+
+
+def test_nbconvert_html_highlights_gcalc(tmp_path):
+    """The Pygments lexer `gcalc jupyter install` put into this Python: an
+    executed notebook exported to HTML has gcalc's tokens classed."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(
+        nbformat.v4.new_code_cell('fn twice(x) = 2 * x  # doubled\nok = true\ntwice(exp(1.5))')
+    )
+    nb.metadata["kernelspec"] = {"name": "gcalc", "display_name": "gcalc", "language": "gcalc"}
+    NotebookClient(nb, kernel_name="gcalc", timeout=60).execute()
+    assert nb.metadata["language_info"]["pygments_lexer"] == "gcalc"
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    for token in [
+        '<span class="k">fn</span>',
+        '<span class="nf">twice</span>',
+        '<span class="kc">true</span>',
+        '<span class="nb">exp</span>',
+        '<span class="c1"># doubled</span>',
+        '<span class="mf">1.5</span>',
+    ]:
+        assert token in html, token
+
+
+def test_completion_after_a_call_has_types(kernel):
+    km, kc = kernel
+    run(kc, "x = ones((2, 3))")
+    for code, name, kind in [
+        ("zeros((2,2)).resh", "reshape", "method"),
+        ("x.T.sh", "shape", "property"),
+        ("x.sum(axis=0).ite", "item", "method"),
+        ("zer", "zeros", "function"),
+    ]:
+        kc.complete(code, len(code))
+        c = kc.get_shell_msg(timeout=20)["content"]
+        assert name in c["matches"], (code, c)
+        types = c["metadata"]["_jupyter_types_experimental"]
+        assert len(types) == len(c["matches"])
+        entry = next(t for t in types if t["text"] == name)
+        assert entry["type"] == kind, (code, entry)
+        assert (entry["start"], entry["end"]) == (c["cursor_start"], c["cursor_end"])
+
+
+def test_array_html_is_one_layout_with_a_one_line_caption(kernel):
+    km, kc = kernel
+    for code, caption in [
+        ("arange(3)", "&lt;3 int64 @cpu(0)&gt;"),
+        ("zeros((2, 3))", "&lt;2x3 float32 @cpu(0)&gt;"),
+        ("ones((2, 2, 2))", "&lt;2x2x2 float32 @cpu(0)&gt;"),
+    ]:
+        _, msgs = run(kc, code)
+        html = next(m for m in msgs if m["msg_type"] == "execute_result")["content"]["data"]["text/html"]
+        assert html.startswith('<div class="gcalc-array"><pre'), html
+        assert f'white-space:nowrap;' in html and html.endswith(f"{caption}</div></div>"), html

@@ -1,11 +1,18 @@
-//! Base64 (RFC 4648) for PNGs in MIME bundles (standard alphabet, padded).
-//! Too small to take a crate for.
+//! Base64 (RFC 4648) for the two places the kernel side needs it: PNGs in
+//! MIME bundles (standard alphabet, padded) and file hashes in a wheel's
+//! RECORD (URL-safe alphabet, unpadded). Too small to take a crate for.
 
 const STANDARD: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const URL_SAFE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// Standard alphabet with `=` padding (MIME bundles).
 pub fn standard(bytes: &[u8]) -> String {
     encode(bytes, STANDARD, true)
+}
+
+/// URL-safe alphabet without padding (wheel RECORD hashes).
+pub fn url_safe_unpadded(bytes: &[u8]) -> String {
+    encode(bytes, URL_SAFE, false)
 }
 
 fn encode(bytes: &[u8], table: &[u8; 64], pad: bool) -> String {
@@ -34,5 +41,6 @@ mod tests {
         assert_eq!(super::standard(b"fo"), "Zm8=");
         assert_eq!(super::standard(b"foo"), "Zm9v");
         assert_eq!(super::standard(b"foobar"), "Zm9vYmFy");
+        assert_eq!(super::url_safe_unpadded(&[0xfb, 0xff]), "-_8");
     }
 }

@@ -226,6 +226,10 @@ fn repl_loop(
             continue;
         }
         save_history(&mut rl.borrow_mut(), history.as_deref(), &code);
+        // Arrays and listings wrap at the terminal's width as it is now.
+        if let Some((cols, _)) = rl.borrow_mut().dimensions() {
+            session.borrow_mut().set_line_width(usize::from(cols));
+        }
         if code.trim_start().starts_with(':') {
             match commands::run(&mut session.borrow_mut(), &code, color) {
                 After::Quit => break,

@@ -356,3 +356,31 @@ fn input_reads_a_line_pasted_ahead() {
     prompt_again(&mut p, "the paste");
     quit(p);
 }
+
+/// Arrays wrap at the terminal's width (NumPy's 75 columns elsewhere), as
+/// it is when the statement runs; `:flags` fits a 120-column terminal with
+/// every word whole.
+#[test]
+fn output_wraps_at_the_terminal_width() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let mut p = spawn(home.path());
+    let widest = |out: &str| out.split("\r\n").map(|l| l.chars().count()).max();
+    p.set_window_size(120, 40).expect("resize");
+    let out = run(&mut p, "arange(60) * 1.5");
+    let w = widest(&out).unwrap_or(0);
+    assert!((76..=120).contains(&w), "widest line {w}: {out:?}");
+    let out = run(&mut p, ":flags");
+    assert!(widest(&out).unwrap_or(0) <= 120, "{out:?}");
+    let text = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (_, values, doc) in gcalc_runtime::flags::FLAG_DOCS {
+        let want = format!("{values}: {doc}");
+        assert!(
+            text.contains(&want),
+            "{want:?} not whole in :flags: {out:?}"
+        );
+    }
+    p.set_window_size(60, 40).expect("resize");
+    let out = run(&mut p, "arange(60) * 1.5");
+    assert!(widest(&out).unwrap_or(99) <= 60, "{out:?}");
+    quit(p);
+}

@@ -14,7 +14,7 @@ use std::sync::Arc;
 const MAX_CALL_DEPTH: usize = 200;
 
 /// Names that are values without being variables: dtypes and `floatX`.
-pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }

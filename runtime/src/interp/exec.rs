@@ -100,7 +100,7 @@ impl Interp {
                 Ok(Flow::Return(v))
             }
             StmtKind::Set(None) => {
-                let listing = self.flags.listing();
+                let listing = self.flags.listing(crate::array::print::line_width());
                 self.print(&listing);
                 Ok(Flow::Normal(None))
             }

@@ -8,6 +8,7 @@ mod exec;
 mod index;
 
 pub use args::Args;
+pub(crate) use call::special_name;
 
 use crate::device::Device;
 use crate::dtype::DType;

@@ -137,3 +137,70 @@ fn messages_say_an_before_vowels() {
         }
     }
 }
+
+fn session() -> Session {
+    Session::new(
+        Flags::default(),
+        Box::new(gcalc_runtime::output::Captured::default()),
+    )
+}
+
+/// The matches and their labels for `code` completed at its end.
+fn complete(s: &Session, code: &str) -> Vec<(String, &'static str)> {
+    let c = s.complete(code, code.len());
+    assert_eq!(c.matches.len(), c.types.len());
+    c.matches.into_iter().zip(c.types).collect()
+}
+
+#[test]
+fn completion_after_calls_and_attribute_chains() {
+    let mut s = session();
+    assert!(
+        s.execute("x = ones((2, 3))\nfn f(a) = a\nn = 3", "In[1]")
+            .error
+            .is_none()
+    );
+    let has = |m: &[(String, &str)], name: &str, kind: &str| {
+        m.iter().any(|(n, k)| n == name && *k == kind)
+    };
+    // After a call of an op that makes arrays: array methods and attributes.
+    let m = complete(&s, "zeros((2,2)).resh");
+    assert_eq!(m, vec![("reshape".to_string(), "method")]);
+    let m = complete(&s, "y = zeros((2, 2)).");
+    assert!(
+        has(&m, "sum", "method") && has(&m, "shape", "property") && has(&m, "T", "property"),
+        "{m:?}"
+    );
+    // An attribute chain, a method call, indexing, arithmetic.
+    assert_eq!(
+        complete(&s, "x.T.sh"),
+        vec![("shape".to_string(), "property")]
+    );
+    assert!(has(&complete(&s, "x.sum(axis=0).ite"), "item", "method"));
+    assert!(has(&complete(&s, "x[0, 1:].resh"), "reshape", "method"));
+    assert!(has(&complete(&s, "(x + 1).me"), "mean", "method"));
+    assert!(has(&complete(&s, "exp(x * 2)[0].to"), "tolist", "method"));
+    // Nothing is run: a user function's result is unknown; a huge array is
+    // not made; a number being typed is not an attribute.
+    assert!(complete(&s, "f(x).").is_empty());
+    assert!(has(
+        &complete(&s, "zeros((100000, 100000, 100000)).re"),
+        "reshape",
+        "method"
+    ));
+    assert!(complete(&s, "y = 1.").is_empty());
+    assert!(complete(&s, "x.tolist().sh").is_empty());
+    // Labels of top-level names.
+    let m = complete(&s, "");
+    for (name, kind) in [
+        ("x", "array"),
+        ("f", "function"),
+        ("n", "int"),
+        ("exp", "function"),
+        ("fn", "keyword"),
+        ("float32", "dtype"),
+    ] {
+        assert!(has(&m, name, kind), "{name} {kind}: {m:?}");
+    }
+    assert!(has(&complete(&s, "set floa"), "floatX", "flag"));
+}

@@ -1,6 +1,10 @@
 //! Completion and inspection at a cursor: variables, builtins, keywords,
-//! attributes and methods after `.` by the value's type, flag names and values
-//! after `set`, file paths inside strings.
+//! attributes and methods after `.` — also after a call or an attribute chain
+//! (`zeros((2,2)).resh`, `x.T.sh`: `receiver` infers the type without running
+//! anything) —, flag names and values after `set`, file paths inside strings.
+//! Each match has a type label (Jupyter shows it in the popup).
+
+mod receiver;
 
 use crate::session::{Session, var_info};
 use crate::value::Value;
@@ -11,7 +15,37 @@ pub struct Completion {
     pub start: usize,
     pub end: usize,
     pub matches: Vec<String>,
+    /// What each match is, in `matches`' order: `function`, `method`,
+    /// `property`, `keyword`, `dtype`, `flag`, `value`, `path`, or a
+    /// variable's type (`array`, `int`, `function`...).
+    pub types: Vec<&'static str>,
 }
+
+impl Completion {
+    fn new(start: usize, end: usize, mut found: Vec<(String, &'static str)>, prefix: &str) -> Self {
+        found.retain(|(n, _)| n.starts_with(prefix));
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.dedup_by(|a, b| a.0 == b.0);
+        let (matches, types) = found.into_iter().unzip();
+        Completion {
+            start,
+            end,
+            matches,
+            types,
+        }
+    }
+}
+
+/// The label of a variable: a function is a `function`, other values their type.
+fn value_label(v: &Value) -> &'static str {
+    match v {
+        Value::Func(_) | Value::Builtin(_) | Value::Method(..) => "function",
+        other => other.type_name(),
+    }
+}
+
+/// Attributes of every array that are values, not methods (`x.T`, `x.shape`).
+const ARRAY_PROPERTIES: &[&str] = &["shape", "size", "ndim", "dtype", "device", "nbytes", "T"];
 
 /// Names that are values without being ops: dtypes and `floatX`.
 pub const SPECIAL_NAMES: &[&str] = &[
@@ -73,11 +107,11 @@ impl Session {
         let start = word_start(code, cursor);
         let prefix = &code[start..cursor];
         let before = code[..start].trim_end_matches([' ', '\t']);
-        let mut names: Vec<String> = Vec::new();
+        let mut names: Vec<(String, &'static str)> = Vec::new();
         let line_start = code[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_before = code[line_start..start].trim_start();
         if line_before == "set " || line_before == "set" {
-            names.extend(crate::flags::flag_names().map(String::from));
+            names.extend(crate::flags::flag_names().map(|f| (f.to_string(), "flag")));
         } else if let Some(flag) = line_before
             .strip_prefix("set ")
             .and_then(|r| r.trim().strip_suffix('='))
@@ -86,37 +120,61 @@ impl Session {
                 .iter()
                 .find(|f| f.0 == flag.trim())
                 .map_or("", |f| f.1);
-            names.extend(values.split_whitespace().map(String::from));
-        } else if let Some(obj) = before.strip_suffix('.') {
-            let ostart = word_start(obj, obj.len());
-            let oname = &obj[ostart..];
-            if let Some(v) = self.interp.globals.get(oname) {
-                names = self.interp.attr_names(v);
-            } else if oname.chars().next().is_some_and(|c| c.is_ascii_digit()) || oname.is_empty() {
-                return Completion {
-                    start,
-                    end: cursor,
-                    matches: vec![],
-                };
+            names.extend(values.split_whitespace().map(|v| (v.to_string(), "value")));
+        } else if code[..start].ends_with('.') {
+            let dot = start - 1;
+            let recv = &code[receiver::chain_start(code, dot)..dot];
+            // `1.` is a number being typed, not an attribute.
+            let number = recv.starts_with(|c: char| c.is_ascii_digit());
+            if !number && let Some(v) = receiver::infer(&self.interp, recv) {
+                names = self.attr_matches(&v);
             }
-        } else {
-            names.extend(self.interp.globals.keys().cloned());
-            names.extend(crate::ops::all().iter().map(|d| d.name.to_string()));
-            names.extend(gcalc_lang::KEYWORDS.iter().map(|k| k.to_string()));
-            names.extend(SPECIAL_NAMES.iter().map(|n| n.to_string()));
-            names.push("time".into());
+        } else if !before.ends_with('.') {
+            names.extend(
+                self.interp
+                    .globals
+                    .iter()
+                    .map(|(k, v)| (k.clone(), value_label(v))),
+            );
+            names.extend(
+                crate::ops::all()
+                    .iter()
+                    .map(|d| (d.name.to_string(), "function")),
+            );
+            names.extend(
+                gcalc_lang::KEYWORDS
+                    .iter()
+                    .map(|k| (k.to_string(), "keyword")),
+            );
+            names.extend(SPECIAL_NAMES.iter().map(|n| (n.to_string(), "dtype")));
+            names.push(("time".into(), "keyword"));
         }
-        let mut matches: Vec<String> = names
+        Completion::new(start, cursor, names, prefix)
+    }
+
+    /// Attribute names of a value, labelled: array attributes and object
+    /// attributes are `property`, op-table methods `method`.
+    fn attr_matches(&self, v: &Value) -> Vec<(String, &'static str)> {
+        self.interp
+            .attr_names(v)
             .into_iter()
-            .filter(|n| n.starts_with(prefix))
-            .collect();
-        matches.sort();
-        matches.dedup();
-        Completion {
-            start,
-            end: cursor,
-            matches,
-        }
+            .map(|n| {
+                let label = match v {
+                    Value::Object(o) => o.attr(&n).map_or("property", |a| match a {
+                        Value::Func(_) | Value::Builtin(_) | Value::Method(..) => "method",
+                        Value::Object(_) => "function",
+                        _ => "property",
+                    }),
+                    _ if crate::ops::lookup(&n).is_some_and(|d| d.method)
+                        && !ARRAY_PROPERTIES.contains(&n.as_str()) =>
+                    {
+                        "method"
+                    }
+                    _ => "property",
+                };
+                (n, label)
+            })
+            .collect()
     }
 
     /// Help for the name at (or just before) the cursor: a builtin's doc, or a
@@ -187,10 +245,6 @@ fn complete_path(code: &str, content_start: usize, cursor: usize) -> Completion 
             }
         }
     }
-    matches.sort();
-    Completion {
-        start: content_start,
-        end: cursor,
-        matches,
-    }
+    let found = matches.into_iter().map(|m| (m, "path")).collect();
+    Completion::new(content_start, cursor, found, "")
 }
