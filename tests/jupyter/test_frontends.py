@@ -115,3 +115,56 @@ def test_array_html_is_one_layout_with_a_one_line_caption(kernel):
         html = next(m for m in msgs if m["msg_type"] == "execute_result")["content"]["data"]["text/html"]
         assert html.startswith('<div class="gcalc-array"><pre'), html
         assert f'white-space:nowrap;' in html and html.endswith(f"{caption}</div></div>"), html
+
+
+def test_ipython_habits_in_cells(kernel):
+    km, kc = kernel
+    run(kc, "x = arange(4) * 2")
+    reply, msgs = run(kc, "x.sum()")
+    n = reply["content"]["execution_count"]
+    _, msgs = run(kc, f"_ + 1\n")
+    assert result_of(msgs) == "13 <scalar int64 @cpu(0)>"
+    _, msgs = run(kc, f"_{n} * 10")
+    assert result_of(msgs) == "120 <scalar int64 @cpu(0)>"
+    _, msgs = run(kc, "exp?")
+    out = stdout_of(msgs)
+    assert out.startswith("exp(x)") and "NumPy:    np.exp(x)" in out and "example:" in out
+    reply, msgs = run(kc, "y = x + 1\n%timeit y @ y\ny.max()")
+    assert reply["content"]["status"] == "ok"
+    assert re.search(r"per loop \(mean ± std\. dev\. of 7 runs, [\d,]+ loops? each\)", stdout_of(msgs))
+    assert result_of(msgs) == "7 <scalar int64 @cpu(0)>"
+    _, msgs = run(kc, "%%time\nz = y * 2\nz")
+    assert stdout_of(msgs).startswith("Wall time: ")
+    assert result_of(msgs).startswith("[ 2  6 10 14]")
+    reply, _ = run(kc, "%matplotlib inline")
+    assert reply["content"]["status"] == "error"
+    assert "IPython magic" in reply["content"]["evalue"]
+
+
+def test_help_names_real_numpy_functions(kernel):
+    """Every `NumPy: np.f(...)` line of the help pages names a function NumPy has."""
+    np = pytest.importorskip("numpy")
+    km, kc = kernel
+    _, msgs = run(kc, "help()")
+    names = [l.split()[0] for l in stdout_of(msgs).splitlines()[1:] if l.startswith("  ")]
+    assert len(names) > 80
+    checked = 0
+    for name in names:
+        _, msgs = run(kc, f'help("{name}")')
+        for line in stdout_of(msgs).splitlines():
+            if not line.startswith("NumPy:"):
+                continue
+            eq = line.split(None, 1)[1]
+            found = 0
+            for path in re.findall(r"np\.([\w.]+)\(", eq):
+                obj = np
+                for part in path.split("."):
+                    assert hasattr(obj, part), (name, eq)
+                    obj = getattr(obj, part)
+                found += 1
+            for method in re.findall(r"^x\.(\w+)\(", eq):
+                assert hasattr(np.ndarray, method), (name, eq)
+                found += 1
+            assert found, (name, eq)
+            checked += 1
+    assert checked > 60

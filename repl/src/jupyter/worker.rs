@@ -278,7 +278,13 @@ impl Worker {
             c.progress_id = None;
         }
         self.shared.interrupted.store(false, Ordering::Relaxed);
-        let outcome = self.session.execute(&code, &format!("In [{n}]"));
+        // A stored input gets IPython's habits and its value as `_`, `_n`.
+        let outcome = if store_history {
+            self.session
+                .execute_entry(&code, &format!("In [{n}]"), n as u64)
+        } else {
+            self.session.execute(&code, &format!("In [{n}]"))
+        };
         let mut output_text = None;
         if let Some(v) = &outcome.value
             && !silent

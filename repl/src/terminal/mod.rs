@@ -239,7 +239,9 @@ fn repl_loop(
         count += 1;
         presses.store(0, Ordering::Relaxed);
         running.store(true, Ordering::Relaxed);
-        let outcome = session.borrow_mut().execute(&code, &format!("In[{count}]"));
+        let outcome = session
+            .borrow_mut()
+            .execute_entry(&code, &format!("In[{count}]"), count);
         running.store(false, Ordering::Relaxed);
         output::end_bar(bar_open);
         show_outcome(outcome, color);

@@ -14,17 +14,17 @@ use std::time::Duration;
 
 const UP: &str = "\x1b[A";
 /// rustyline starts reading a line.
-const EDIT_START: &str = "\x1b[?2004h";
+pub(super) const EDIT_START: &str = "\x1b[?2004h";
 /// rustyline stops reading a line (Enter, Ctrl-C, Ctrl-D).
 const EDIT_END: &str = "\x1b[?2004l";
 
-fn spawn(home: &Path) -> Session {
+pub(super) fn spawn(home: &Path) -> Session {
     spawn_cmd(home, Command::new(env!("CARGO_BIN_EXE_gcalc")))
 }
 
 /// gcalc on a terminal that echoes input, as a person's does (the pty
 /// starts with echo off): keys typed while a statement runs show at once.
-fn spawn_echoing(home: &Path) -> Session {
+pub(super) fn spawn_echoing(home: &Path) -> Session {
     let mut cmd = Command::new("sh");
     cmd.args([
         "-c",
@@ -34,7 +34,7 @@ fn spawn_echoing(home: &Path) -> Session {
     spawn_cmd(home, cmd)
 }
 
-fn spawn_cmd(home: &Path, mut cmd: Command) -> Session {
+pub(super) fn spawn_cmd(home: &Path, mut cmd: Command) -> Session {
     cmd.current_dir(home)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
@@ -50,7 +50,7 @@ fn spawn_cmd(home: &Path, mut cmd: Command) -> Session {
 }
 
 /// Wait for the line being edited to end and the next `prompt`; the output between.
-fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
+pub(super) fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
     p.expect(EDIT_END)
         .unwrap_or_else(|e| panic!("input not accepted after {what:?}: {e}"));
     let out = p
@@ -62,13 +62,13 @@ fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
 }
 
 /// Type `line` and Enter, then wait for the next `>>> ` prompt; what came between.
-fn run(p: &mut Session, line: &str) -> String {
+pub(super) fn run(p: &mut Session, line: &str) -> String {
     p.send_line(line).expect("send");
     next_prompt(p, ">>> ", line)
 }
 
 /// Type `line` and Enter inside a block: the prompt that follows is `... `.
-fn more(p: &mut Session, line: &str) {
+pub(super) fn more(p: &mut Session, line: &str) {
     p.send_line(line).expect("send");
     next_prompt(p, "... ", line);
 }
@@ -81,7 +81,7 @@ fn has_sgr(s: &str) -> bool {
     })
 }
 
-fn quit(mut p: Session) {
+pub(super) fn quit(mut p: Session) {
     p.send_control('d').expect("send Ctrl-D");
     p.expect(Eof).expect("end of output after Ctrl-D");
     match p.wait() {
@@ -244,143 +244,4 @@ fn commands() {
     p.send_line(":quit").expect("send");
     p.expect(Eof).expect("end after :quit");
     assert!(matches!(p.wait(), Ok(WaitStatus::Exited(_, 0))));
-}
-
-/// Wait until `text` has been printed; what came before it.
-fn wait_for(p: &mut Session, text: &str) -> String {
-    let m = p
-        .expect(text)
-        .unwrap_or_else(|e| panic!("{text:?} never came: {e}"));
-    String::from_utf8_lossy(m.before()).into_owned()
-}
-
-/// After output that ended a run: the next `>>> ` prompt.
-fn prompt_again(p: &mut Session, what: &str) {
-    p.expect(EDIT_START)
-        .unwrap_or_else(|e| panic!("no new prompt after {what:?}: {e}"));
-    p.expect(">>> ")
-        .unwrap_or_else(|e| panic!("no >>> after {what:?}: {e}"));
-}
-
-/// A paste without bracketed paste (what `tmux paste-buffer` sends: the lines
-/// in one write, each ended by a carriage return) runs every line in order,
-/// a multi-line `fn` block whole, with its own indentation (not doubled by the
-/// `... ` prompt's).
-#[test]
-fn pasted_lines_all_run_in_order() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut p = spawn(home.path());
-    p.send("a1 = 1\rb1 = 2\rc1 = 3\rprint(\"sum\", a1 + b1 + c1)\r")
-        .expect("send");
-    wait_for(&mut p, "sum 6");
-    let block = [
-        "fn norm(v) {",
-        "    s = 0.0",
-        "    for x in v {",
-        "        s += x * x",
-        "    }",
-        "    r = sqrt(s)",
-        "    # the Euclidean norm",
-        "    print(\"norm is\", r)",
-        "    r",
-        "}",
-        "print(\"twice\", 2 * norm([3, 4]))",
-    ];
-    p.send(format!("{}\r", block.join("\r"))).expect("send");
-    wait_for(&mut p, "norm is 5.0");
-    wait_for(&mut p, "twice 10.0");
-    prompt_again(&mut p, "the pasted block");
-    let out = run(&mut p, "print(a1, b1, c1, norm([6, 8]))");
-    assert!(out.contains("1 2 3 10.0"), "{out:?}");
-    quit(p);
-    let history =
-        std::fs::read_to_string(home.path().join("data/gcalc/history")).expect("history written");
-    assert!(history.contains("    s = 0.0"), "{history:?}");
-    assert!(
-        !history.contains("        s = 0.0") && history.contains("        s += x * x"),
-        "indentation doubled or lost: {history:?}"
-    );
-}
-
-/// Lines typed while a statement runs wait their turn and all run, in order.
-#[test]
-fn typed_ahead_lines_run_after_the_running_statement() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut p = spawn_echoing(home.path());
-    p.send_line(
-        "print(\"loop\", \"started\"); t = 0; for i in range(300000) { t += i }; print(\"loop\", \"done\")",
-    )
-    .expect("send");
-    wait_for(&mut p, "loop started");
-    // tmux send-keys 'a2 = 1' Enter 'b2 = 2' Enter ...: while the loop runs.
-    p.send("a2 = 1\r").expect("send");
-    p.send("b2 = a2 + 1\r").expect("send");
-    p.send("print(\"ahead\", a2, b2, t)\r").expect("send");
-    // The terminal echoes typed-ahead keys at once: before the loop ends.
-    let before = wait_for(&mut p, "loop done");
-    assert!(
-        before.contains("a2 = 1"),
-        "the lines were not typed while the loop ran: {before:?}"
-    );
-    wait_for(&mut p, "ahead 1 2 44999850000");
-    prompt_again(&mut p, "the typed-ahead lines");
-    quit(p);
-}
-
-/// A bracketed paste runs like typed lines: a complete block needs no extra
-/// Enter; text after the last newline stays at the prompt until Enter.
-#[test]
-fn bracketed_paste_runs_without_an_extra_enter() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut p = spawn(home.path());
-    p.send("\x1b[200~x3 = 3\ry3 = 4\rfn f3(z) {\r\treturn z * x3\r}\rprint(\"product\", f3(y3))\r\x1b[201~")
-        .expect("send");
-    wait_for(&mut p, "product 12");
-    prompt_again(&mut p, "the paste");
-    p.send("\x1b[200~x4 = 5\rprint(\"x4 is\", x4)\x1b[201~")
-        .expect("send");
-    next_prompt(&mut p, ">>> ", "the first pasted line");
-    let out = run(&mut p, "");
-    assert!(out.contains("x4 is 5"), "{out:?}");
-    quit(p);
-}
-
-/// `input()` gets the line pasted after the statement that asks for it.
-#[test]
-fn input_reads_a_line_pasted_ahead() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut p = spawn(home.path());
-    p.send("who = input(\"name? \")\rAda\rprint(\"hello\", who)\r")
-        .expect("send");
-    wait_for(&mut p, "hello Ada");
-    prompt_again(&mut p, "the paste");
-    quit(p);
-}
-
-/// Arrays wrap at the terminal's width (NumPy's 75 columns elsewhere), as
-/// it is when the statement runs; `:flags` fits a 120-column terminal with
-/// every word whole.
-#[test]
-fn output_wraps_at_the_terminal_width() {
-    let home = tempfile::tempdir().expect("tempdir");
-    let mut p = spawn(home.path());
-    let widest = |out: &str| out.split("\r\n").map(|l| l.chars().count()).max();
-    p.set_window_size(120, 40).expect("resize");
-    let out = run(&mut p, "arange(60) * 1.5");
-    let w = widest(&out).unwrap_or(0);
-    assert!((76..=120).contains(&w), "widest line {w}: {out:?}");
-    let out = run(&mut p, ":flags");
-    assert!(widest(&out).unwrap_or(0) <= 120, "{out:?}");
-    let text = out.split_whitespace().collect::<Vec<_>>().join(" ");
-    for (_, values, doc) in gcalc_runtime::flags::FLAG_DOCS {
-        let want = format!("{values}: {doc}");
-        assert!(
-            text.contains(&want),
-            "{want:?} not whole in :flags: {out:?}"
-        );
-    }
-    p.set_window_size(60, 40).expect("resize");
-    let out = run(&mut p, "arange(60) * 1.5");
-    assert!(widest(&out).unwrap_or(99) <= 60, "{out:?}");
-    quit(p);
 }

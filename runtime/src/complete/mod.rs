@@ -200,26 +200,33 @@ impl Session {
             return None;
         }
         if let Some(v) = self.interp.globals.get(name) {
-            let info = var_info(name, v);
-            let mut text = format!("{name}: {}", info.type_name);
-            if let (Some(s), Some(d), Some(dev), Some(b)) =
-                (&info.shape, &info.dtype, &info.device, info.bytes)
-            {
-                text.push_str(&format!(
-                    "\nshape: {}\ndtype: {d}\ndevice: {dev}\nbytes: {b}",
-                    crate::array::layout::fmt_shape(s)
-                ));
-            }
-            if let Value::Func(_) = v {
-                text.push_str(&format!("\n{}", crate::display::repr(v)));
-            } else if !matches!(v, Value::Array(_)) {
-                text.push_str(&format!("\nvalue: {}", crate::display::repr(v)));
-            }
-            return Some(crate::output::DisplayData::text(text));
+            let text = describe(name, v);
+            return Some(crate::output::DisplayData::text(text.trim_end()));
         }
         crate::ops::lookup(name)
-            .map(|d| crate::output::DisplayData::text(crate::builtins::help::help_text(d)))
+            .map(|d| crate::output::DisplayData::text(crate::help::page(d, &self.interp.flags)))
     }
+}
+
+/// What a variable is: its type, and an array's shape, dtype, device and
+/// bytes, or another value's text (Shift-Tab, `name?`).
+pub(crate) fn describe(name: &str, v: &Value) -> String {
+    let info = var_info(name, v);
+    let mut text = format!("{name}: {}\n", info.type_name);
+    if let (Some(s), Some(d), Some(dev), Some(b)) =
+        (&info.shape, &info.dtype, &info.device, info.bytes)
+    {
+        text.push_str(&format!(
+            "shape: {}\ndtype: {d}\ndevice: {dev}\nbytes: {b}\n",
+            crate::array::layout::fmt_shape(s)
+        ));
+    }
+    if let Value::Func(_) = v {
+        text.push_str(&format!("{}\n", crate::display::repr(v)));
+    } else if !matches!(v, Value::Array(_)) {
+        text.push_str(&format!("value: {}\n", crate::display::repr(v)));
+    }
+    text
 }
 
 fn complete_path(code: &str, content_start: usize, cursor: usize) -> Completion {

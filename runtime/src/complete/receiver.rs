@@ -159,20 +159,9 @@ const NOT_ARRAYS: &[&str] = &["item", "tolist"];
 /// Array-making ops outside those tables (moving between devices).
 const ALSO_ARRAYS: &[&str] = &["to", "copyto"];
 
-/// Whether an op gives an array: the elementwise, reduction, linear
-/// algebra, shape, random and creation tables do.
+/// Whether an op gives an array: the array-math families do, but for the
+/// conversions out of arrays.
 fn makes_array(def: &crate::ops::OpDef) -> bool {
-    use crate::ops::{creation, elementwise, linalg, random_ops, reduce, shape};
-    let tables = [
-        elementwise::OPS,
-        reduce::OPS,
-        linalg::OPS,
-        shape::OPS,
-        random_ops::OPS,
-        creation::OPS,
-    ];
-    let in_tables = tables
-        .iter()
-        .any(|t| t.iter().any(|d| std::ptr::eq(d, def)));
-    (in_tables && !NOT_ARRAYS.contains(&def.name)) || ALSO_ARRAYS.contains(&def.name)
+    let math = crate::ops::family::family(def).is_some_and(|f| f.is_array_math());
+    (math && !NOT_ARRAYS.contains(&def.name)) || ALSO_ARRAYS.contains(&def.name)
 }

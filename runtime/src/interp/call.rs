@@ -41,6 +41,14 @@ impl Interp {
         if let Some(d) = ops::lookup(n) {
             return Ok(Value::Builtin(d));
         }
+        if let Some(v) = self.results.get(n) {
+            return Ok(v);
+        }
+        if super::results::Results::is_result_name(n) {
+            return Err(Error::name(format!("`{n}` holds no value yet")).at(span).with_help(
+                "`_` is the last value the prompt showed, `__` and `___` the ones before, `_3` the value of input 3",
+            ));
+        }
         let mut names: Vec<&str> = self.globals.keys().map(|s| s.as_str()).collect();
         if let Some(f) = self.frames.last() {
             names.extend(f.keys().map(|s| s.as_str()));

@@ -204,3 +204,206 @@ fn completion_after_calls_and_attribute_chains() {
     }
     assert!(has(&complete(&s, "set floa"), "floatX", "flag"));
 }
+
+/// A session whose output is kept, and a way to run prompt inputs in it.
+struct Prompt {
+    s: Session,
+    out: Arc<Mutex<String>>,
+    n: u64,
+}
+
+#[derive(Clone)]
+struct Text(Arc<Mutex<String>>);
+
+impl Output for Text {
+    fn stdout(&mut self, t: &str) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push_str(t);
+    }
+    fn stderr(&mut self, t: &str) {
+        self.stdout(t);
+    }
+    fn display(&mut self, _: &DisplayData) {}
+    fn input(&mut self, _: &str) -> Option<String> {
+        None
+    }
+}
+
+impl Prompt {
+    fn new() -> Prompt {
+        let out = Arc::new(Mutex::new(String::new()));
+        let s = Session::new(Flags::default(), Box::new(Text(out.clone())));
+        Prompt { s, out, n: 0 }
+    }
+
+    /// Run an input; (what it printed, the value shown, the error).
+    fn run(&mut self, code: &str) -> (String, Option<String>, Option<String>) {
+        self.n += 1;
+        let r = self
+            .s
+            .execute_entry(code, &format!("In[{}]", self.n), self.n);
+        let printed = std::mem::take(&mut *self.out.lock().unwrap_or_else(|e| e.into_inner()));
+        (
+            printed,
+            r.value.map(|v| v.text),
+            r.error.map(|e| e.rendered),
+        )
+    }
+
+    fn value(&mut self, code: &str) -> String {
+        let (_, v, e) = self.run(code);
+        assert!(e.is_none(), "{code}: {e:?}");
+        v.unwrap_or_else(|| panic!("{code}: no value"))
+    }
+}
+
+#[test]
+fn underscores_name_the_values_shown() {
+    let mut p = Prompt::new();
+    assert_eq!(p.value("40 + 2"), "42");
+    p.run("x = 7"); // no value shown: not recorded
+    assert_eq!(p.value("\"text\""), "\"text\"");
+    assert_eq!(p.value("_"), "\"text\"");
+    assert_eq!(p.value("__"), "\"text\""); // `_` itself was shown, so it moved up
+    assert_eq!(p.value("_1 + 1"), "43");
+    assert_eq!(p.value("___"), "\"text\"");
+    assert_eq!(p.value("_6"), "43");
+    assert_eq!(p.value("_5"), "\"text\"");
+    let (_, _, e) = p.run("_99");
+    let e = e.expect("an error");
+    assert!(e.contains("`_99` holds no value yet"), "{e}");
+    // An array stays the same array.
+    p.run("a = arange(3)");
+    p.value("a * 2");
+    assert_eq!(p.value("_.sum()"), "6 <scalar int64 @cpu(0)>");
+    // A variable named `_` hides them, as in IPython.
+    p.run("for _ in range(3) { }");
+    p.value("100");
+    assert_eq!(p.value("_"), "2");
+    // reset forgets them with the variables.
+    p.s.reset();
+    assert!(p.run("_3").2.is_some());
+}
+
+#[test]
+fn question_marks_show_help_and_source() {
+    let mut p = Prompt::new();
+    let (out, v, e) = p.run("exp?");
+    assert!(e.is_none() && v.is_none(), "{e:?}");
+    for want in [
+        "exp(x)",
+        "dtypes:",
+        "int32→float32",
+        "devices:",
+        "cpu, gpu",
+        "NumPy:    np.exp(x)",
+        "example:",
+        ">>> exp(x)",
+        "12.182494",
+    ] {
+        assert!(out.contains(want), "{want:?} not in {out}");
+    }
+    assert_eq!(p.run("?exp").0, out);
+    p.run("fn sq(v) {\n    v * v\n}");
+    let (out, _, _) = p.run("sq??");
+    assert!(out.contains("fn sq(v) {\n    v * v\n}"), "{out}");
+    assert!(!p.run("sq?").0.contains("v * v"));
+    p.run("m = ones((2, 3))");
+    let (out, _, _) = p.run("m?");
+    assert!(
+        out.contains("shape: (2, 3)") && out.contains("dtype: float32"),
+        "{out}"
+    );
+    assert!(p.run("m.reshape?").0.starts_with("reshape(x, shape)"));
+    let (_, _, e) = p.run("exq?");
+    let e = e.expect("an error");
+    assert!(
+        e.contains("unknown name `exq`") && e.contains("did you mean `exp`?"),
+        "{e}"
+    );
+    // In a cell among other lines.
+    let (out, v, _) = p.run("y = 2\nsum?\ny + 1");
+    assert!(out.starts_with("sum(x, axis=none"), "{out}");
+    assert_eq!(v.as_deref(), Some("3"));
+}
+
+#[test]
+fn percent_time_and_timeit() {
+    let mut p = Prompt::new();
+    p.run("x = arange(1000) * 1.5");
+    let (out, v, e) = p.run("%time x.sum()");
+    assert!(e.is_none(), "{e:?}");
+    assert!(
+        out.starts_with("Wall time: ") && out.ends_with("s\n"),
+        "{out}"
+    );
+    assert_eq!(v.as_deref(), Some("749250.0 <scalar float32 @cpu(0)>"));
+    assert_eq!(p.value("_"), "749250.0 <scalar float32 @cpu(0)>");
+    let (out, v, e) = p.run("%timeit x + 1");
+    assert!(e.is_none() && v.is_none(), "{e:?}");
+    let re = |s: &str| {
+        let (mean, rest) = s.split_once(" ± ").expect("±");
+        let (std, rest) = rest
+            .split_once(" per loop (mean ± std. dev. of 7 runs, ")
+            .expect("per loop");
+        (mean.to_string(), std.to_string(), rest.to_string())
+    };
+    let (mean, std, rest) = re(out.trim_end());
+    for t in [&mean, &std] {
+        assert!(
+            ["s", "ms", "µs", "ns"]
+                .iter()
+                .any(|u| t.ends_with(&format!(" {u}"))),
+            "{out}"
+        );
+    }
+    assert!(
+        rest.ends_with(" loops each)") || rest == "1 loop each)",
+        "{out}"
+    );
+    // A whole cell, and a block on several lines.
+    let (out, v, _) = p.run("%%time\ny = x * 2\ny.max()");
+    assert!(
+        out.starts_with("Wall time: ") && v.as_deref() == Some("2997.0 <scalar float32 @cpu(0)>"),
+        "{out} {v:?}"
+    );
+    let (out, _, e) = p.run("%time for i in range(2) {\n    print(i)\n}");
+    assert!(
+        e.is_none() && out.starts_with("0\n1\nWall time: "),
+        "{out} {e:?}"
+    );
+    // An error inside points at the user's line.
+    let (_, _, e) = p.run("%time nosuch + 1");
+    let e = e.expect("an error");
+    assert!(
+        e.contains("1 | %time nosuch + 1") && e.contains("      ^^^^^^"),
+        "{e}"
+    );
+    // Other magics and shell lines say what gcalc has.
+    let e = p.run("%matplotlib inline").2.expect("an error");
+    assert!(e.contains("IPython magic") && e.contains("inline"), "{e}");
+    let e = p.run("%timit x").2.expect("an error");
+    assert!(e.contains("did you mean `%timeit`?"), "{e}");
+    assert!(p.run("!ls").2.expect("an error").contains("shell commands"));
+}
+
+#[test]
+fn help_pages_of_every_builtin() {
+    use gcalc_runtime::ops::family::family;
+    let flags = Flags::default();
+    let mut no_example = Vec::new();
+    for d in gcalc_runtime::ops::all() {
+        let f = family(d).unwrap_or_else(|| panic!("{} has no family", d.name));
+        let page = gcalc_runtime::help::page(d, &flags);
+        assert!(page.starts_with(d.sig) && page.contains(d.doc), "{page}");
+        assert!(page.contains("devices:"), "{page}");
+        if f.is_array_math() {
+            assert!(page.contains("NumPy:") || page.contains("SciPy:"), "{page}");
+            if !page.contains("example:\n  >>> ") {
+                no_example.push(d.name);
+            }
+        }
+    }
+    // Every array op shows a worked example but seed (which gives no value):
+    // a new op whose parameters have no sample lands here.
+    assert_eq!(no_example, vec!["seed"]);
+}
