@@ -3,7 +3,8 @@ with the gcalc kernel and the JupyterLab extension `gcalc jupyter install`
 wrote: a notebook runs; gcalc is highlighted as gcalc (keywords, constants,
 builtins, strings, comments, numbers, definitions); Tab after
 `zeros((2,2)).` opens a completion popup with type labels; a plot shows
-inline; a small array's caption stays on one line.
+inline; a small array's caption stays on one line; a progress bar is drawn
+once and ends full; `sigmoid?` shows its help page.
 
 Screenshots go to GCALC_SCREENSHOTS when it is set. Without Chromium the test
 skips (saying so), unless GCALC_REQUIRE_BROWSER=1 (CI), when it fails.
@@ -37,6 +38,8 @@ CELLS = [
     'plot(arange(10), arange(10) ** 2, title="squares")',
     "zeros((2, 3))",
     "",
+    "t = 0\nfor i in progress(range(300000)) { t += i }\nt",
+    "sigmoid?",
 ]
 
 
@@ -204,6 +207,26 @@ def test_notebook_in_jupyterlab(lab):
             assert "[ 1.         7.3890557 54.598152 ]" in cell(page, 0).locator(".jp-OutputArea").inner_text()
             shot(page, "1-notebook-run")
 
+            # One progress bar (the browser's), full, its numbers on its line.
+            out = cell(page, 4).locator(".jp-OutputArea")
+            page.wait_for_function(
+                "e => e.innerText.includes('44999850000')", arg=out.element_handle()
+            )
+            bars = out.locator("progress")
+            assert bars.count() == 1
+            assert bars.first.get_attribute("max") == "300000"
+            assert bars.first.get_attribute("value") == "300000"
+            text = out.inner_text()
+            assert "300000/300000 100.0%" in text and "[#" not in text, text
+            # help as `name?`: the page of the op, with its example.
+            helped = cell(page, 5).locator(".jp-OutputArea")
+            page.wait_for_function(
+                "e => e.innerText.includes('example:')", arg=helped.element_handle()
+            )
+            assert "SciPy:    scipy.special.expit(x)" in helped.inner_text()
+            cell(page, 4).scroll_into_view_if_needed()
+            shot(page, "4-progress-and-help")
+
             # A small array's caption is one line.
             caption = cell(page, 2).locator(".jp-OutputArea-output .gcalc-caption")
             caption.wait_for()
@@ -212,6 +235,7 @@ def test_notebook_in_jupyterlab(lab):
             assert box["height"] < 1.6 * line, (box, line)
 
             # Completion after a call, with type labels.
+            cell(page, 3).scroll_into_view_if_needed()
             editor = cell(page, 3).locator(".cm-content")
             editor.click()
             page.keyboard.type("zeros((2,2)).")

@@ -81,7 +81,18 @@ pub fn page(d: &OpDef, flags: &Flags) -> String {
         s.push_str(&format!("(also a method: x.{}(...))\n", d.name));
     }
     s.push('\n');
-    let mut line = |k: &str, v: &str| s.push_str(&format!("{k:<9} {v}\n"));
+    // `key:     value`, the value wrapped at the line width under itself.
+    let width = crate::array::print::line_width();
+    let mut line = |k: &str, v: &str| {
+        let head = format!("{k:<9} ");
+        let hang = " ".repeat(head.chars().count().min(10));
+        let opts = textwrap::Options::new(width)
+            .initial_indent(&head)
+            .subsequent_indent(&hang)
+            .break_words(false);
+        s.push_str(&textwrap::fill(v, opts));
+        s.push('\n');
+    };
     if let Some(f) = fam {
         line("family:", f.name());
         if let Some(dt) = scratch::dtypes(d, f, flags) {
