@@ -1,4 +1,4 @@
-//! `help(name)`: the op table's signature and doc of any builtin, or what a value is.
+//! `help(name)`: a builtin's help page (`crate::help`), or what a value is.
 
 use crate::error::{Error, Result, did_you_mean};
 use crate::interp::{Args, Interp};
@@ -14,16 +14,6 @@ pub static OPS: &[OpDef] = &[OpDef {
     grad: None,
 }];
 
-/// The help text of one op.
-pub fn help_text(d: &OpDef) -> String {
-    let method = if d.method {
-        format!("\n(also a method: x.{}(...))", d.name)
-    } else {
-        String::new()
-    };
-    format!("{}\n\n{}{method}\n", d.sig, d.doc)
-}
-
 fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.opt("name")?;
     a.finish()?;
@@ -36,9 +26,9 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
             s.push_str("\nStatements: x = e, fn f(a) = e, fn f(a) { ... }, for x in xs { }, while c { }, if c { } else { }, set flag = value, time { ... }\n");
             s
         }
-        Some(Value::Builtin(d)) | Some(Value::Method(_, d)) => help_text(d),
+        Some(Value::Builtin(d)) | Some(Value::Method(_, d)) => crate::help::page(d, &i.flags),
         Some(Value::Str(s)) => match ops::lookup(&s) {
-            Some(d) => help_text(d),
+            Some(d) => crate::help::page(d, &i.flags),
             None => {
                 let mut e = Error::name(format!("no builtin named `{s}`"));
                 e.help = did_you_mean(&s, ops::all().iter().map(|d| d.name));
@@ -55,8 +45,8 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
             )
         }
         Some(other) => format!(
-            "a {}: {}\n",
-            other.type_name(),
+            "{}: {}\n",
+            other.a_type_name(),
             crate::display::repr(&other)
         ),
     };

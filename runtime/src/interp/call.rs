@@ -15,7 +15,7 @@ use std::sync::Arc;
 const MAX_CALL_DEPTH: usize = 200;
 
 /// Names that are values without being variables: dtypes and `floatX`.
-pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
@@ -41,6 +41,14 @@ impl Interp {
         }
         if let Some(d) = ops::lookup(n) {
             return Ok(Value::Builtin(d));
+        }
+        if let Some(v) = self.results.get(n) {
+            return Ok(v);
+        }
+        if super::results::Results::is_result_name(n) {
+            return Err(Error::name(format!("`{n}` holds no value yet")).at(span).with_help(
+                "`_` is the last value the prompt showed, `__` and `___` the ones before, `_3` the value of input 3",
+            ));
         }
         let mut names: Vec<&str> = self.globals.keys().map(|s| s.as_str()).collect();
         if let Some(f) = self.frames.last() {
@@ -157,7 +165,7 @@ impl Interp {
             }
             Value::Func(f) => self.call_function(&f, pos, kw, span),
             Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
-            other => Err(Error::type_(format!("a {} is not callable", other.type_name())).at(span)),
+            other => Err(Error::type_(format!("{} is not callable", other.a_type_name())).at(span)),
         }
     }
 
@@ -378,7 +386,7 @@ impl Interp {
             return Ok(Value::Method(Box::new(recv), def));
         }
         let mut e =
-            Error::type_(format!("a {} has no attribute `{name}`", recv.type_name())).at(attr.span);
+            Error::type_(format!("{} has no attribute `{name}`", recv.a_type_name())).at(attr.span);
         e.help = did_you_mean(name, self.attr_names(&recv).iter().map(|s| s.as_str()));
         Err(e)
     }
@@ -436,21 +444,23 @@ impl Interp {
             {
                 Some(p) => {
                     let inner = self.iterate(p.inner.clone())?;
+                    // The total is counted before the first item is taken.
+                    let state = p.start(inner.len());
                     Iter::Progress {
                         inner: Box::new(inner),
-                        state: p.start(),
+                        state,
                     }
                 }
                 None => {
                     return Err(Error::type_(format!(
-                        "a {} cannot be iterated",
-                        o.type_name()
+                        "{} cannot be iterated",
+                        crate::error::with_article(o.type_name())
                     )));
                 }
             },
             other => {
                 return Err(
-                    Error::type_(format!("a {} cannot be iterated", other.type_name()))
+                    Error::type_(format!("{} cannot be iterated", other.a_type_name()))
                         .with_help("loop over range(n), a list, a tuple or an array"),
                 );
             }
@@ -480,6 +490,7 @@ pub(crate) enum Iter {
 }
 
 impl Iter {
+    /// How many items are left (all of them before the first `next`).
     pub(crate) fn len(&self) -> Option<u64> {
         match self {
             Iter::Range { cur, stop, step } => {
@@ -490,8 +501,8 @@ impl Iter {
                 };
                 Some(n.max(0) as u64)
             }
-            Iter::Items { items, .. } => Some(items.len() as u64),
-            Iter::Rows { a, .. } => Some(a.shape()[0] as u64),
+            Iter::Items { items, i } => Some(items.len().saturating_sub(*i) as u64),
+            Iter::Rows { a, i } => Some(a.shape()[0].saturating_sub(*i) as u64),
             Iter::Progress { inner, .. } => inner.len(),
         }
     }
@@ -521,18 +532,16 @@ impl Iter {
                 Ok(Some(Value::Array(v)))
             }
             Iter::Progress { inner, state } => {
-                let total = inner.len();
                 let v = inner.next(interp)?;
-                state.step(interp, total, v.is_none());
+                state.step(interp, v.is_none());
                 Ok(v)
             }
         }
     }
 
     pub(crate) fn finish(&mut self, interp: &mut Interp) {
-        if let Iter::Progress { inner, state } = self {
-            let total = inner.len();
-            state.finish(interp, total);
+        if let Iter::Progress { state, .. } = self {
+            state.finish(interp);
         }
     }
 }

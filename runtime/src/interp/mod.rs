@@ -6,8 +6,10 @@ mod call;
 mod eval;
 mod exec;
 mod index;
+pub mod results;
 
 pub use args::Args;
+pub(crate) use call::special_name;
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -48,6 +50,8 @@ pub struct Interp {
     pub profiler: crate::profile::Profiler,
     /// The autodiff tape while a gradient function runs (see `autodiff`).
     pub(crate) tape: Option<Box<crate::autodiff::Tape>>,
+    /// What the prompt showed: `_`, `__`, `___`, `_N`.
+    pub results: results::Results,
 }
 
 /// How a statement ended.
@@ -78,6 +82,7 @@ impl Interp {
             pending_break: None,
             current_stmt: gcalc_lang::Span::default(),
             tape: None,
+            results: results::Results::default(),
             profiler: crate::profile::Profiler::new(flags.profile),
             flags,
         }

@@ -103,7 +103,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Value::Bool(b) => Array::scalar(b),
         v => {
             return Err(
-                Error::type_(format!("{name}() needs an array, got a {}", v.type_name()))
+                Error::type_(format!("{name}() needs an array, got {}", v.a_type_name()))
                     .with_op(name)
                     .with_help("make one with array([...])"),
             );
@@ -117,7 +117,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
                 .map(|v| match v {
                     Value::Int(i) => Ok(*i as isize),
                     v => Err(
-                        Error::type_(format!("axis must hold ints, got a {}", v.type_name()))
+                        Error::type_(format!("axis must hold ints, got {}", v.a_type_name()))
                             .with_op(name),
                     ),
                 })
@@ -125,8 +125,8 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         ),
         Some(v) => {
             return Err(Error::type_(format!(
-                "axis must be an int, a tuple of ints or none, got a {}",
-                v.type_name()
+                "axis must be an int, a tuple of ints or none, got {}",
+                v.a_type_name()
             ))
             .with_op(name));
         }
@@ -136,8 +136,8 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Some(Value::Bool(b)) => b,
         Some(v) => {
             return Err(Error::type_(format!(
-                "keepdims must be true or false, got a {}",
-                v.type_name()
+                "keepdims must be true or false, got {}",
+                v.a_type_name()
             ))
             .with_op(name));
         }
@@ -148,7 +148,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
             Some(Value::Int(i)) => i,
             Some(v) => {
                 return Err(
-                    Error::type_(format!("ddof must be an int, got a {}", v.type_name()))
+                    Error::type_(format!("ddof must be an int, got {}", v.a_type_name()))
                         .with_op(name),
                 );
             }
