@@ -5,6 +5,8 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod decomp;
 mod reduce;
 
+pub use decomp::{DecompOp, QrMode};
 pub use reduce::ReduceOp;

@@ -55,11 +55,16 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 13] {
+fn tables() -> [(&'static [OpDef], Family); 18] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
+        (super::decomp::OPS, Family::LinearAlgebra),
+        (super::norms::OPS, Family::LinearAlgebra),
+        (super::lstsq::OPS, Family::LinearAlgebra),
+        (super::tensor::OPS, Family::LinearAlgebra),
+        (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
