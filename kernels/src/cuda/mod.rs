@@ -18,6 +18,8 @@ pub const ARGREDUCE: &str = include_str!("argreduce.cu");
 pub const INDEX: &str = include_str!("index.cu");
 /// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
 pub const GEMV: &str = include_str!("gemv.cu");
+/// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
+pub const LINALG: &str = include_str!("linalg.cu");
 
 use crate::dtype::DType;
 

@@ -179,12 +179,12 @@ fn vector_norm(c: &mut Calls, x: &Array, ord: Order, ax: usize, keepdims: bool) 
             let a = abs(c)?;
             c.reduce("min", &a, &[ax], keepdims)
         }
-        Order::Num(p) if p == 0.0 => {
+        Order::Num(0.0) => {
             let nz = c.tree(call("not_equal", [leaf(x), c0()]))?;
             let nz = c.arr("astype", vec![nz.into(), Value::DType(x.dtype())], vec![])?;
             c.reduce("sum", &nz, &[ax], keepdims)
         }
-        Order::Num(p) if p == 1.0 => {
+        Order::Num(1.0) => {
             let a = abs(c)?;
             c.reduce("sum", &a, &[ax], keepdims)
         }

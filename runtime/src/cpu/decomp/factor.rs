@@ -26,10 +26,10 @@ where
         let src = a.get(i);
         // The Hermitian matrix the chosen triangle stands for (faer reads the lower one).
         let mut l = Mat::<T>::from_fn(n, n, |r, c| match (upper, r >= c) {
-            (false, true) => src[(r, c)].clone(),
+            (false, true) => src[(r, c)],
             (false, false) => conj(&src[(c, r)]),
             (true, true) => conj(&src[(c, r)]),
-            (true, false) => src[(r, c)].clone(),
+            (true, false) => src[(r, c)],
         });
         let mut mem = MemBuffer::new(llt::cholesky_in_place_scratch::<T>(
             n,
@@ -51,7 +51,7 @@ where
         for r in 0..n {
             for c in 0..n {
                 dst[(r, c)] = match upper {
-                    false if r >= c => l[(r, c)].clone(),
+                    false if r >= c => l[(r, c)],
                     true if r <= c => conj(&l[(c, r)]),
                     _ => zero::<T>(),
                 };
@@ -108,7 +108,7 @@ where
         );
         for r in 0..rrows.min(m) {
             for c in r..n {
-                r_dst[(r, c)] = qr[(r, c)].clone();
+                r_dst[(r, c)] = qr[(r, c)];
             }
         }
         if !want_q {
@@ -116,7 +116,7 @@ where
         }
         // The Householder basis: unit lower trapezoid of the first k columns.
         let basis = Mat::<T>::from_fn(m, k, |r, c| match r.cmp(&c) {
-            std::cmp::Ordering::Greater => qr[(r, c)].clone(),
+            std::cmp::Ordering::Greater => qr[(r, c)],
             std::cmp::Ordering::Equal => one::<T>(),
             std::cmp::Ordering::Less => zero::<T>(),
         });

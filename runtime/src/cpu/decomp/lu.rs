@@ -72,7 +72,7 @@ where
         let mut log = 0.0f64;
         let d = self.lu.diagonal();
         for i in 0..self.lu.nrows() {
-            let u = d[i].clone();
+            let u = d[i];
             let m = abs(&u);
             if is_nan(&u) {
                 return (u, re::<T>(f64::NAN));

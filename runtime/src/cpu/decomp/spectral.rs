@@ -123,7 +123,7 @@ where
             false => src.to_owned(),
             true => Mat::<T>::from_fn(n, n, |r, c| match r >= c {
                 true => conj(&src[(c, r)]),
-                false => src[(r, c)].clone(),
+                false => src[(r, c)],
             }),
         };
         let mut w = Diag::<T>::zeros(n);
