@@ -18,3 +18,9 @@ pub fn run(op: DecompOp, inputs: &[Array]) -> Result<Vec<Array>> {
         Device::Gpu(_) => cuda::solver::run(op, inputs),
     }
 }
+
+/// Why GPU decompositions cannot run here (libcusolver missing), if so; the
+/// error `op` gives on a GPU array (tests read it without a GPU).
+pub fn gpu_library_error(op: &str) -> Option<Error> {
+    cuda::solver::library_error(op)
+}

@@ -213,8 +213,18 @@ fn einsum(i: &mut Interp, mut args: Args) -> Result<Value> {
     }
     let spec = parse(&subs, &ops)?;
     let sizes = label_sizes(&spec, &ops)?;
+    // NumPy's result dtype: the operands' common type (sums of int32 stay int32).
+    let dt = ops
+        .iter()
+        .map(Array::dtype)
+        .reduce(crate::dtype::promote)
+        .ok_or_else(|| Error::internal("einsum: no operand"))?;
     let mut c = Calls::new(i, span);
-    Ok(contract(&mut c, spec, ops, &sizes)?.into())
+    let r = contract(&mut c, spec, ops, &sizes)?;
+    Ok(match r.dtype() == dt {
+        true => r.into(),
+        false => c.call("astype", vec![r.into(), Value::DType(dt)], vec![])?,
+    })
 }
 
 /// Each label's size; equal across operands up to size-1 broadcasting.

@@ -184,10 +184,17 @@ fn pinv(i: &mut Interp, mut args: Args) -> Result<Value> {
     args.finish_with(&["rcond", "hermitian", "rtol"])?;
     let fx = i.float_x();
     super::linalg_args::at_least_2d("pinv", &a)?;
-    let dt = lapack_dtype("pinv", &[&a], fx)?;
-    let a = as_dtype(&a, dt)?;
     let nd = a.ndim();
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    if m * n == 0 {
+        // NumPy: an empty (..., n, m) result of a's own dtype.
+        let mut shape = a.shape()[..nd - 2].to_vec();
+        shape.extend([n, m]);
+        let z = crate::array::Scalar::Int(0);
+        return Ok(crate::backend::create::full(&shape, z, a.dtype(), a.device())?.into());
+    }
+    let dt = lapack_dtype("pinv", &[&a], fx)?;
+    let a = as_dtype(&a, dt)?;
     let rcond: Array = match (rcond, rtol) {
         (Some(_), Some(_)) => {
             return Err(Error::value("pinv: `rtol` and `rcond` can't be both set").with_op("pinv"));
@@ -196,17 +203,6 @@ fn pinv(i: &mut Interp, mut args: Args) -> Result<Value> {
         (None, Some(_)) => Array::scalar(m.max(n) as f64 * eps(dt)),
         _ => Array::scalar(1e-15f64),
     };
-    if m * n == 0 {
-        let mut shape = a.shape()[..nd - 2].to_vec();
-        shape.extend([n, m]);
-        return Ok(crate::backend::create::full(
-            &shape,
-            crate::array::Scalar::Float(0.0),
-            dt,
-            a.device(),
-        )?
-        .into());
-    }
     let rcond = crate::backend::to_device(&as_dtype(&rcond, dt)?, a.device())?;
     let usv = svd_arrays(&a, false, true, fx)?;
     let (u, s, vh) = (&usv[0], &usv[1], &usv[2]);

@@ -13,6 +13,7 @@ mod grad_api;
 mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
+mod linalg;
 mod linalg_gemv;
 mod numpy_diff;
 mod numpy_side;
