@@ -29,6 +29,7 @@ pub mod io;
 pub mod linalg;
 pub mod linalg_args;
 pub mod linalg_calls;
+pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
 pub mod random_ops;

@@ -138,9 +138,8 @@ pub fn compare(gcalc: &Outcome, numpy: &Outcome, tol: Tol) -> Option<Mismatch> {
 }
 
 fn values_agree(a: &Values, b: &Values, dtype: &str, tol: Tol) -> bool {
-    match (a, b, tol) {
-        (Values::Float(a), Values::Float(b), Tol::Norm(k)) => return norm_agree(a, b, dtype, k),
-        _ => {}
+    if let (Values::Float(a), Values::Float(b), Tol::Norm(k)) = (a, b, tol) {
+        return norm_agree(a, b, dtype, k);
     }
     match (a, b) {
         (Values::Bool(a), Values::Bool(b)) => a == b,
