@@ -6,7 +6,8 @@
 //     lower one (2), zeros elsewhere: R out of geqrf's factors, Cholesky's
 //     factor without potrf's untouched triangle.
 //   lu_slogdet: one thread per matrix of getrf's factors (n x n, 1-based
-//     int64 pivots): sign and log|det| from U's diagonal, the logs summed in
+//     pivots, int64 from cuSOLVER or int32 from cuBLAS's batched getrf, as
+//     `piv32` says): sign and log|det| from U's diagonal, the logs summed in
 //     double as the CPU does; an exact zero gives sign 0 and -inf, NaN
 //     propagates. With `det` set, sign * exp(log|det|) goes to `sign` (NumPy's det).
 //   eye_fill: a stack of identity matrices (the right-hand side of inv).
@@ -38,16 +39,16 @@ __device__ __forceinline__ void eye_fill(T* __restrict__ dst, i64 batch, i64 n) 
 }
 
 template <typename T>
-__device__ __forceinline__ void lu_slogdet(const T* __restrict__ lu, const i64* __restrict__ piv,
+__device__ __forceinline__ void lu_slogdet(const T* __restrict__ lu, const void* __restrict__ piv,
                                            i64 batch, i64 n, T* __restrict__ sign,
-                                           T* __restrict__ logabs, int det) {
-  i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x;
-  if (b >= batch) return;
+                                           T* __restrict__ logabs, int det, int piv32) {
+  for (i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x; b < batch;
+       b += (i64)gridDim.x * blockDim.x) {
   const T* m = lu + b * n * n;
-  const i64* p = piv + b * n;
   double s = 1.0, l = 0.0;
   for (i64 i = 0; i < n; i++) {
-    if (p[i] != i + 1) s = -s;
+    i64 p = piv32 ? (i64)((const int*)piv)[b * n + i] : ((const i64*)piv)[b * n + i];
+    if (p != i + 1) s = -s;
   }
   for (i64 i = 0; i < n; i++) {
     double u = (double)m[i * n + i];
@@ -70,6 +71,7 @@ __device__ __forceinline__ void lu_slogdet(const T* __restrict__ lu, const i64* 
     sign[b] = (T)s;
     logabs[b] = (T)l;
   }
+  }
 }
 
 #define LINALG_KERNELS(T, S)                                                                   \
@@ -78,9 +80,9 @@ __device__ __forceinline__ void lu_slogdet(const T* __restrict__ lu, const i64* 
     tri_copy<T>(src, dst, batch, rows, cols, rs, cs, bs, ds, mode);                            \
   }                                                                                            \
   extern "C" __global__ void eye_fill_##S(T* dst, i64 batch, i64 n) { eye_fill<T>(dst, batch, n); } \
-  extern "C" __global__ void lu_slogdet_##S(const T* lu, const i64* piv, i64 batch, i64 n,     \
-                                            T* sign, T* logabs, int det) {                     \
-    lu_slogdet<T>(lu, piv, batch, n, sign, logabs, det);                                       \
+  extern "C" __global__ void lu_slogdet_##S(const T* lu, const void* piv, i64 batch, i64 n,    \
+                                            T* sign, T* logabs, int det, int piv32) {          \
+    lu_slogdet<T>(lu, piv, batch, n, sign, logabs, det, piv32);                                \
   }
 
 LINALG_KERNELS(float, f32)

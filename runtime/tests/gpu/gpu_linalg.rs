@@ -132,6 +132,51 @@ fn gpu_linalg_agrees_with_the_cpu() {
         );
         agree(&setup, EXPRS, tol);
     }
+    // The stacks above (5x5, 6x4) take the batched routines (one call per
+    // stack); stacks of matrices above 32 rows take a call per matrix.
+    agree(
+        "seed(7); a = randn((2, 40, 40)) + 12 * eye(40); b = randn((2, 40, 3)); t = randn((2, 45, 36))
+         w = t.transpose((0, 2, 1)); spd = a @ a.transpose((0, 2, 1)) + eye(40); b2 = randn((45, 2))",
+        &[
+            "solve(a, b)",
+            "inv(a)",
+            "det(a / 12)",
+            "slogdet(a)[1]",
+            "cholesky(spd)",
+            "eigvalsh(spd)",
+            "abs(eigh(spd)[1])",
+            "svd(t, compute_uv=false)",
+            "svd(w, compute_uv=false)",
+            "abs(svd(t, full_matrices=false)[0])",
+            "abs(svd(w, full_matrices=false)[2])",
+            "qr(t)[0] @ qr(t)[1]",
+            "pinv(w)",
+        ],
+        1e-8,
+    );
+    // A stack of 32x32 (the largest batched) and a stack of 1x1 matrices.
+    agree(
+        "seed(8); a = randn((4, 32, 32)) + 10 * eye(32); b = randn((4, 32, 2)); spd = a @ a.transpose((0, 2, 1))
+         t = randn((3, 32, 20)); w = t.transpose((0, 2, 1)); c = randn((6, 1, 1)) + 3; b2 = randn((32, 2))",
+        &[
+            "solve(a, b)",
+            "inv(a)",
+            "slogdet(a)[0]",
+            "slogdet(a)[1]",
+            "cholesky(spd, upper=true)",
+            "eigvalsh(spd)",
+            "abs(eigh(spd, UPLO=\"U\")[1])",
+            "svd(t, compute_uv=false)",
+            "einsum(\"...ij,...j,...jk->...ik\", svd(w, full_matrices=false)[0], svd(w, full_matrices=false)[1], svd(w, full_matrices=false)[2])",
+            "abs(svd(t)[0][:, :, :20])",
+            "inv(c)",
+            "det(c)",
+            "cholesky(c * c)",
+            "eigh(c)[0]",
+            "svd(c)[1]",
+        ],
+        1e-9,
+    );
     // Larger single matrices: the one-call path, no batch.
     agree(
         "seed(6); a = randn((200, 200)) + 20 * eye(200); b = randn((200, 3)); t = randn((300, 120)); w = t.T
@@ -158,6 +203,24 @@ fn gpu_linalg_errors_come_from_the_infos() {
             "not positive definite",
         ),
         ("svd(array([[1.0, float(\"nan\")], [0.0, 1.0]]))", "NaN"),
+        // In stacks of small matrices (the batched routines): the failing
+        // matrix is named by its index.
+        (
+            "solve(stack([eye(3), zeros((3, 3)), eye(3)]), ones((3, 3, 1)))",
+            "matrix 1 of the stack",
+        ),
+        (
+            "inv(stack([eye(2), eye(2), array([[1.0, 2.0], [2.0, 4.0]])]))",
+            "matrix 2 of the stack",
+        ),
+        (
+            "cholesky(stack([eye(2), array([[1.0, 2.0], [2.0, 1.0]])]))",
+            "matrix 1 of the stack",
+        ),
+        (
+            "eigvalsh(stack([eye(2), array([[1.0, float(\"inf\")], [0.0, 1.0]])]))",
+            "infinity",
+        ),
     ] {
         let e = s
             .execute(code, "<case>")

@@ -18,13 +18,16 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
     let n = a.shape()[nd - 1];
     let batch: usize = a.shape()[..nd - 2].iter().product();
     let buf = copy(a, cx.dt)?;
-    let info = cx.alloc(DType::Int32, batch)?;
     // a's lower triangle is m's upper one (and the other way round).
     let uplo = match upper {
         true => cs::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER,
         false => cs::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
     };
-    if n > 0 && batch > 0 {
+    let info = if n == 0 || batch == 0 {
+        None
+    } else if super::batched::small_stack(n, batch) {
+        Some(super::batched::potrf(cx, s, &buf, n, batch, uplo)?)
+    } else {
         let (mut dev_b, mut host_b) = (0usize, 0usize);
         let a0 = mat_ptr(&buf, 0, n * n)?;
         // SAFETY: sizes and pointers describe live buffers of this GPU.
@@ -46,6 +49,7 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
             "potrf's workspace size",
         )?;
         let (work, mut host) = cx.workspace(dev_b, host_b)?;
+        let info = cx.alloc(DType::Int32, batch)?;
         for i in 0..batch {
             let p = mat_ptr(&buf, i, n * n)?;
             cx.call("potrf", || unsafe {
@@ -67,12 +71,11 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
                 )
             })?;
         }
-        if let Some((i, &k)) = cx
-            .infos(info, batch)?
-            .iter()
-            .enumerate()
-            .find(|(_, v)| **v > 0)
-        {
+        Some(info)
+    };
+    if let Some(info) = info {
+        let infos = cx.infos(info, batch)?;
+        if let Some((i, &k)) = infos.iter().enumerate().find(|(_, v)| **v > 0) {
             return Err(cx.op.not_positive_definite(i, a.shape(), k as usize));
         }
     }

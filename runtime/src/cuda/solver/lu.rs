@@ -1,30 +1,80 @@
-//! LU on a GPU (cuSOLVER Xgetrf/Xgetrs, 64-bit pivots): solve, inv, det,
-//! slogdet. A row-major a is the column-major m = a^T, factored in place of
-//! a contiguous copy: a x = b is m^T x = b (getrs with OP_T, b and x
-//! column-major), and m^-1 = a^-T read row-major is a^-1 (getrs with OP_N
-//! on identities: inv needs no transpose at all).
+//! LU on a GPU: solve, inv, det, slogdet. One matrix (or a stack of large
+//! ones): cuSOLVER's Xgetrf/Xgetrs (64-bit pivots), a call per matrix; a
+//! stack of matrices of at most 32 rows (`batched::small_stack`): cuBLAS's
+//! getrfBatched and getrsBatched, one call for the whole stack (32-bit
+//! pivots). A row-major
+//! a is the column-major m = a^T, factored in place of a contiguous copy:
+//! a x = b is m^T x = b (getrs with OP_T, b and x column-major), and m^-1 =
+//! a^-T read row-major is a^-1 (getrs with OP_N on identities: inv needs no
+//! transpose at all).
 
-use super::{Ctx, Solver, col_major, copy, mat_ptr, swapped};
+use super::{Ctx, Solver, col_major, copy, mat_ptr, pointers, swapped};
 use crate::array::Array;
 use crate::cuda::buffer::{DeviceBuffer, array_of};
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use cudarc::cublas::sys as cbs;
 use cudarc::cusolver::sys as cs;
 use std::ffi::c_void;
 
-/// Factor each matrix of the contiguous stack `lu` in place; pivots and
-/// infos (one per matrix) on the device.
-fn factor(
-    cx: &Ctx,
-    s: &Solver,
-    lu: &Array,
-    n: usize,
-    batch: usize,
-) -> Result<(DeviceBuffer, DeviceBuffer)> {
-    let piv = cx.alloc(DType::Int64, batch * n)?;
+/// A stack factored in place: pivots (int32 when `piv32`, the batched
+/// routine's), one info per matrix, and the device array of the matrices'
+/// addresses (the batched routines').
+struct Factors {
+    piv: DeviceBuffer,
+    piv32: bool,
+    info: DeviceBuffer,
+    ptrs: Option<Array>,
+}
+
+/// Factor each matrix of the contiguous stack `lu` in place.
+fn factor(cx: &Ctx, s: &Solver, lu: &Array, n: usize, batch: usize) -> Result<Factors> {
     let info = cx.alloc(DType::Int32, batch)?;
+    if n > 0 && super::batched::small_stack(n, batch) {
+        let piv = cx.alloc(DType::Int32, batch * n)?;
+        let ptrs = pointers(cx, lu, n * n, batch)?;
+        let p = mat_ptr(&ptrs, 0, 0)?;
+        crate::cuda::blas::with_handle(&cx.g, |h| {
+            cx.call_blas("getrfBatched", || unsafe {
+                // SAFETY: `ptrs` holds `batch` addresses of n x n matrices; pivots
+                // and infos have room for every matrix; all outlive the queued call.
+                match cx.dt {
+                    DType::Float32 => cbs::cublasSgetrfBatched(
+                        h,
+                        n as i32,
+                        p as *const *mut f32,
+                        n as i32,
+                        piv.ptr_at(0) as *mut i32,
+                        info.ptr_at(0) as *mut i32,
+                        batch as i32,
+                    ),
+                    _ => cbs::cublasDgetrfBatched(
+                        h,
+                        n as i32,
+                        p as *const *mut f64,
+                        n as i32,
+                        piv.ptr_at(0) as *mut i32,
+                        info.ptr_at(0) as *mut i32,
+                        batch as i32,
+                    ),
+                }
+            })
+        })?;
+        return Ok(Factors {
+            piv,
+            piv32: true,
+            info,
+            ptrs: Some(ptrs),
+        });
+    }
+    let piv = cx.alloc(DType::Int64, batch * n)?;
     if n == 0 || batch == 0 {
-        return Ok((piv, info));
+        return Ok(Factors {
+            piv,
+            piv32: false,
+            info,
+            ptrs: None,
+        });
     }
     let (mut dev_b, mut host_b) = (0usize, 0usize);
     let a0 = mat_ptr(lu, 0, n * n)?;
@@ -70,23 +120,75 @@ fn factor(
             )
         })?;
     }
-    Ok((piv, info))
+    Ok(Factors {
+        piv,
+        piv32: false,
+        info,
+        ptrs: None,
+    })
 }
 
 /// Solve with the factors for `k` right-hand sides per matrix in `rhs`
-/// (column-major n x k each), in place.
+/// (column-major n x k each), in place; `trans`: with m^T.
 fn solve_with(
     cx: &Ctx,
     s: &Solver,
     lu: &Array,
-    piv: &DeviceBuffer,
+    f: &Factors,
     rhs: &Array,
-    n: usize,
-    k: usize,
-    batch: usize,
+    (n, k, batch): (usize, usize, usize),
     trans: bool,
 ) -> Result<()> {
     if n == 0 || k == 0 || batch == 0 {
+        return Ok(());
+    }
+    if let Some(ptrs) = &f.ptrs {
+        let bptrs = pointers(cx, rhs, n * k, batch)?;
+        let (pa, pb) = (mat_ptr(ptrs, 0, 0)?, mat_ptr(&bptrs, 0, 0)?);
+        let op = match trans {
+            true => cbs::cublasOperation_t::CUBLAS_OP_T,
+            false => cbs::cublasOperation_t::CUBLAS_OP_N,
+        };
+        let mut host_info = 0i32;
+        crate::cuda::blas::with_handle(&cx.g, |h| {
+            cx.call_blas("getrsBatched", || unsafe {
+                // SAFETY: as in `factor`; `host_info` is a local the call writes.
+                match cx.dt {
+                    DType::Float32 => cbs::cublasSgetrsBatched(
+                        h,
+                        op,
+                        n as i32,
+                        k as i32,
+                        pa as *const *const f32,
+                        n as i32,
+                        f.piv.ptr_at(0) as *const i32,
+                        pb as *const *mut f32,
+                        n as i32,
+                        &mut host_info,
+                        batch as i32,
+                    ),
+                    _ => cbs::cublasDgetrsBatched(
+                        h,
+                        op,
+                        n as i32,
+                        k as i32,
+                        pa as *const *const f64,
+                        n as i32,
+                        f.piv.ptr_at(0) as *const i32,
+                        pb as *const *mut f64,
+                        n as i32,
+                        &mut host_info,
+                        batch as i32,
+                    ),
+                }
+            })
+        })?;
+        if host_info != 0 {
+            return Err(Error::internal(format!(
+                "getrsBatched rejected argument {}",
+                -host_info
+            )));
+        }
         return Ok(());
     }
     let info = cx.alloc(DType::Int32, batch)?;
@@ -107,7 +209,7 @@ fn solve_with(
                 cx.cdt,
                 a as *const c_void,
                 n as i64,
-                piv.ptr_at(i * n) as *const i64,
+                f.piv.ptr_at(i * n) as *const i64,
                 cx.cdt,
                 b as *mut c_void,
                 n as i64,
@@ -136,10 +238,10 @@ pub(super) fn solve(cx: &Ctx, s: &Solver, a: &Array, b: &Array, check: bool) -> 
     let batch: usize = a.shape()[..nd - 2].iter().product();
     let lu = copy(a, cx.dt)?;
     let x = col_major(b, cx.dt)?;
-    let (piv, info) = factor(cx, s, &lu, n, batch)?;
-    solve_with(cx, s, &lu, &piv, &x, n, k, batch, true)?;
+    let f = factor(cx, s, &lu, n, batch)?;
+    solve_with(cx, s, &lu, &f, &x, (n, k, batch), true)?;
     if check {
-        check_singular(cx, info, batch, a.shape())?;
+        check_singular(cx, f.info, batch, a.shape())?;
     }
     Ok(vec![crate::cuda::ew::copy(&swapped(&x), cx.dt)?])
 }
@@ -150,10 +252,10 @@ pub(super) fn inv(cx: &Ctx, s: &Solver, a: &Array, check: bool) -> Result<Vec<Ar
     let batch: usize = a.shape()[..nd - 2].iter().product();
     let lu = copy(a, cx.dt)?;
     let x = array_of(cx.eye(batch, n)?, a.shape().to_vec());
-    let (piv, info) = factor(cx, s, &lu, n, batch)?;
-    solve_with(cx, s, &lu, &piv, &x, n, n, batch, false)?;
+    let f = factor(cx, s, &lu, n, batch)?;
+    solve_with(cx, s, &lu, &f, &x, (n, n, batch), false)?;
     if check {
-        check_singular(cx, info, batch, a.shape())?;
+        check_singular(cx, f.info, batch, a.shape())?;
     }
     Ok(vec![x])
 }
@@ -164,17 +266,17 @@ pub(super) fn det(cx: &Ctx, s: &Solver, a: &Array, log: bool) -> Result<Vec<Arra
     let n = a.shape()[nd - 1];
     let batch: usize = a.shape()[..nd - 2].iter().product();
     let lu = copy(a, cx.dt)?;
-    let (piv, _info) = factor(cx, s, &lu, n, batch)?;
+    let f = factor(cx, s, &lu, n, batch)?;
     let bshape = a.shape()[..nd - 2].to_vec();
     let sign = cx.alloc(cx.dt, batch)?;
     let logabs = cx.alloc(cx.dt, batch)?;
     if batch > 0 {
-        let f = cx.kernels()?[1];
-        let mut p = [mat_ptr(&lu, 0, 0)?, piv.ptr_at(0)];
+        let kf = cx.kernels()?[1];
+        let mut p = [mat_ptr(&lu, 0, 0)?, f.piv.ptr_at(0)];
         let (mut bt, mut nn) = (batch as i64, n as i64);
         let (mut sp, mut lp) = (sign.ptr_at(0), logabs.ptr_at(0));
-        let mut det = (!log) as i32;
-        let mut params: [*mut c_void; 7] = [
+        let (mut det, mut piv32) = ((!log) as i32, f.piv32 as i32);
+        let mut params: [*mut c_void; 8] = [
             &mut p[0] as *mut u64 as *mut c_void,
             &mut p[1] as *mut u64 as *mut c_void,
             &mut bt as *mut i64 as *mut c_void,
@@ -182,11 +284,12 @@ pub(super) fn det(cx: &Ctx, s: &Solver, a: &Array, log: bool) -> Result<Vec<Arra
             &mut sp as *mut u64 as *mut c_void,
             &mut lp as *mut u64 as *mut c_void,
             &mut det as *mut i32 as *mut c_void,
+            &mut piv32 as *mut i32 as *mut c_void,
         ];
         let grid = batch.div_ceil(128).min(65_535) as u32;
         crate::cuda::ew::launch(
             &cx.g,
-            f,
+            kf,
             (grid, 1, 1),
             (128, 1, 1),
             0,

@@ -1,7 +1,10 @@
 //! Matrix decompositions on a GPU through cuSOLVER (loaded at run time like
 //! the driver): its 64-bit generic API — Xgetrf/Xgetrs (`lu.rs`), Xpotrf and
 //! Xgeqrf + orgqr (`factor.rs`), Xgesvd and Xsyevd (`spectral.rs`) — one
-//! call per matrix of a stack, all queued on the device's stream, with
+//! call per matrix of a stack, all queued on the device's stream; stacks of
+//! small matrices (at most 32 rows) take one call for the whole stack
+//! instead (`batched.rs`: potrfBatched, syevjBatched, gesvdjBatched; cuBLAS's
+//! getrfBatched/getrsBatched in `lu.rs`) — with
 //! gcalc's kernels (kernels/src/cuda/linalg.cu) for the layouts around them.
 //! gcalc's arrays are row-major and cuSOLVER's matrices column-major: a
 //! row-major a is the column-major a^T, which every routine here uses
@@ -12,6 +15,7 @@
 //! it (a singular matrix for solve and inv, not positive definite, no
 //! convergence); det, slogdet and qr read none.
 
+mod batched;
 mod factor;
 mod lu;
 mod spectral;
@@ -125,6 +129,20 @@ impl Ctx {
     fn call(&self, what: &str, f: impl FnOnce() -> cs::cusolverStatus_t) -> Result<()> {
         self.g.before_launch();
         status(f(), what)?;
+        self.g.after_launch()
+    }
+
+    /// One cuBLAS call on the stream (the batched LU), reported as a launch.
+    fn call_blas(
+        &self,
+        what: &str,
+        f: impl FnOnce() -> cudarc::cublas::sys::cublasStatus_t,
+    ) -> Result<()> {
+        self.g.before_launch();
+        match f() {
+            cudarc::cublas::sys::cublasStatus_t::CUBLAS_STATUS_SUCCESS => {}
+            s => return Err(Error::device(format!("cuBLAS failed in {what}: {s:?}"))),
+        }
         self.g.after_launch()
     }
 
@@ -250,6 +268,22 @@ fn col_major(a: &Array, dt: DType) -> Result<Array> {
 /// Device address of matrix `i` of a contiguous stack of `per`-element matrices.
 fn mat_ptr(a: &Array, i: usize, per: usize) -> Result<u64> {
     Ok(array_buffer(a)?.ptr_at(a.offset() + i * per))
+}
+
+/// The device addresses of the `batch` matrices of the contiguous stack
+/// `a` (`per` elements each), uploaded: the pointer array the batched
+/// routines take.
+fn pointers(cx: &Ctx, a: &Array, per: usize, batch: usize) -> Result<Array> {
+    let base = mat_ptr(a, 0, 0)?;
+    let size = (per * cx.dt.size()) as u64;
+    let host: Vec<i64> = (0..batch as u64)
+        .map(|i| (base + i * size) as i64)
+        .collect();
+    let dev = match a.device() {
+        Device::Gpu(d) => d,
+        Device::Cpu => return Err(Error::internal("pointer array of a CPU array")),
+    };
+    super::buffer::upload(&Array::from_vec(host, vec![batch]), dev)
 }
 
 /// `shape` with its last two dims replaced by `tail`.

@@ -16,7 +16,12 @@ use std::ffi::c_void;
 
 /// The first matrix whose iteration did not converge (info > 0).
 fn check_converged(cx: &Ctx, info: DeviceBuffer, batch: usize, shape: &[usize]) -> Result<()> {
-    match cx.infos(info, batch)?.iter().position(|&v| v > 0) {
+    converged(cx, &cx.infos(info, batch)?, shape)
+}
+
+/// The first matrix whose iteration did not converge, of downloaded infos.
+fn converged(cx: &Ctx, infos: &[i32], shape: &[usize]) -> Result<()> {
+    match infos.iter().position(|&v| v > 0) {
         Some(i) => Err(cx.op.no_convergence(i, shape)),
         None => Ok(()),
     }
@@ -39,6 +44,9 @@ pub(super) fn svd(cx: &Ctx, s: &Solver, a: &Array, full: bool, uv: bool) -> Resu
         true => (if full { b'A' } else { b'S' }, b'A'),
         false => (b'N', b'N'),
     };
+    if k > 0 && super::batched::small_stack(rows, batch) {
+        return svd_jacobi(cx, s, a, &x, (rows, cols, batch), full, uv);
+    }
     let sv = cx.alloc(cx.dt, batch * k)?;
     let ub = cx.alloc(cx.dt, if uv { batch * rows * ucols } else { 1 })?;
     let vb = cx.alloc(cx.dt, if uv { batch * cols * cols } else { 1 })?;
@@ -148,6 +156,63 @@ pub(super) fn svd(cx: &Ctx, s: &Solver, a: &Array, full: bool, uv: bool) -> Resu
     Ok(vec![u, s_arr, vh])
 }
 
+/// The SVD of a stack of small matrices by gesvdjBatched (one call): the
+/// column-major x (rows >= cols, as `svd` arranged it) gives U (rows x rows)
+/// and V (cols x cols), read back row-major into u and vh.
+fn svd_jacobi(
+    cx: &Ctx,
+    s: &Solver,
+    a: &Array,
+    x: &Array,
+    (rows, cols, batch): (usize, usize, usize),
+    full: bool,
+    uv: bool,
+) -> Result<Vec<Array>> {
+    let nd = a.ndim();
+    let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    let k = rows.min(cols);
+    let (sv, ub, vb, info) = super::batched::gesvdj(cx, s, x, (rows, cols, batch), uv)?;
+    converged(cx, &info, a.shape())?;
+    let s_arr = array_of(sv, with_tail(a.shape(), &[k]));
+    if !uv {
+        return Ok(vec![s_arr]);
+    }
+    let copy = |b: &DeviceBuffer,
+                shape: (usize, usize),
+                (rs, cs, bs): (usize, usize, usize)|
+     -> Result<Array> {
+        let out = cx
+            .tri_copy(
+                b.ptr_at(0),
+                (batch, shape.0, shape.1),
+                (rs, cs, bs),
+                0,
+                None,
+            )?
+            .ok_or_else(|| Error::internal("svd: no factor"))?;
+        Ok(array_of(out, with_tail(a.shape(), &[shape.0, shape.1])))
+    };
+    let (u, vh) = match n >= m {
+        // x = a^T = U' S V'^T, so u = V' (m x m) and vh = U'^T (first rows).
+        true => {
+            let vrows = if full { n } else { m };
+            (
+                copy(&vb, (m, m), (1, cols, cols * cols))?,
+                copy(&ub, (vrows, n), (rows, 1, rows * rows))?,
+            )
+        }
+        // x = a = U S V^T: u = U's first columns, vh = V^T.
+        false => {
+            let ucols = if full { m } else { n };
+            (
+                copy(&ub, (m, ucols), (1, rows, rows * rows))?,
+                copy(&vb, (n, n), (cols, 1, cols * cols))?,
+            )
+        }
+    };
+    Ok(vec![u, s_arr, vh])
+}
+
 /// A contiguous array viewed with another shape of the same size.
 fn reshape(a: &Array, shape: &[usize]) -> Array {
     a.view(
@@ -197,7 +262,10 @@ pub(super) fn eigh(
         true => cs::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR,
         false => cs::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR,
     };
-    if n > 0 && batch > 0 {
+    if n > 0 && super::batched::small_stack(n, batch) {
+        let info = super::batched::syevj(cx, s, &buf, &w, (n, batch), jobz, uplo)?;
+        converged(cx, &info, a.shape())?;
+    } else if n > 0 && batch > 0 {
         let (mut dev_b, mut host_b) = (0usize, 0usize);
         let a0 = mat_ptr(&buf, 0, n * n)?;
         // SAFETY: sizes and pointers describe live buffers of this GPU.
