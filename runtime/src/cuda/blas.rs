@@ -44,6 +44,12 @@ pub(crate) fn with_handle<T>(
     f(h)
 }
 
+/// Make `g`'s cuBLAS handle now (cuBLAS's start-up, 0.25-0.55 s, at the
+/// GPU's opening rather than inside the first timed product; `warm.rs`).
+pub(crate) fn ensure_handle(g: &Gpu) -> Result<()> {
+    with_handle(g, |_| Ok(()))
+}
+
 /// One operand's last two dims as cuBLAS sees them: (transposed?, leading dim).
 fn mat_layout(a: &Array) -> Option<(bool, i64)> {
     let nd = a.ndim();
