@@ -300,6 +300,13 @@ impl<'a> ItemGen<'a> {
         while items.is_empty() {
             if let Some(it) = self.zero_item() {
                 items.push(it);
+            } else if nd > 0 && self.op == Feature::AddAt {
+                let n = self.shape[0];
+                items.push(Item::List(if n == 0 {
+                    vec![]
+                } else {
+                    vec![self.int_in(n)]
+                }));
             } else if nd > 0 {
                 items.push(Item::Slice(None, None, None));
             } else {
@@ -336,10 +343,13 @@ impl<'a> ItemGen<'a> {
     /// An item that consumes no dims, from the enabled kinds.
     fn zero_item(&mut self) -> Option<Item> {
         let mut kinds = Vec::new();
-        if self.on.has(Feature::NoneAxis) {
+        // np.add.at with a new axis is inconsistent (an AxisError for some
+        // values that broadcast): not generated (FINDINGS.md F13).
+        let at = self.op == Feature::AddAt;
+        if self.on.has(Feature::NoneAxis) && !at {
             kinds.push(Item::NoneAxis);
         }
-        if self.on.has(Feature::NewAxisName) {
+        if self.on.has(Feature::NewAxisName) && !at {
             kinds.push(Item::NewAxisName);
         }
         if self.on.has(Feature::ScalarBool) && self.op != Feature::View {
@@ -365,7 +375,12 @@ impl<'a> ItemGen<'a> {
         let on = |f: Feature| self.on.has(f);
         let weights = [
             if on(Feature::Int) && n > 0 { 3 } else { 0 },
-            if on(Feature::Slice) { 3 } else { 0 },
+            // np.add.at takes slice objects, which gcalc values cannot spell.
+            if on(Feature::Slice) && self.op != Feature::AddAt {
+                3
+            } else {
+                0
+            },
             if on(Feature::IntArray) && more_arrays {
                 2
             } else {
@@ -424,6 +439,9 @@ impl<'a> ItemGen<'a> {
                 shape: vec![],
                 values: vec![Scalar::Int(self.int_in(n))],
             }),
+            _ if self.op == Feature::AddAt => {
+                Item::List(if n == 0 { vec![] } else { vec![self.int_in(n)] })
+            }
             _ => self.slice(n),
         }
     }

@@ -241,49 +241,14 @@ impl Kinds {
 /// not generated. The fixer deletes an entry when its class passes (try it
 /// with `GCALC_DIFF_KINDS=all`); CI then runs those cases.
 pub const CI_OFF: &[(&[Feature], &str)] = &[
-    (&[Feature::AddAt], "add_at does not exist yet (F11)"),
     (
         &[Feature::NewAxisName],
         "the name `newaxis` does not exist yet (F12)",
     ),
     (&[Feature::Ellipsis], "`...` does not parse yet (F12)"),
-    (&[Feature::EmptyDims], "views into size-0 arrays panic (F1)"),
-    (
-        &[Feature::Aug, Feature::IntArray],
-        "`x[idx] op= v` writes into a copy (F2)",
-    ),
-    (
-        &[Feature::Aug, Feature::List],
-        "`x[idx] op= v` writes into a copy (F2)",
-    ),
-    (
-        &[Feature::Aug, Feature::Mask],
-        "`x[idx] op= v` writes into a copy (F2)",
-    ),
-    (
-        &[Feature::Aug, Feature::PartialMask],
-        "`x[idx] op= v` writes into a copy (F2)",
-    ),
-    (&[Feature::ScalarBool], "0-d boolean indices (F3)"),
-    (
-        &[Feature::ElementView],
-        "an element taken by ints is a view (F4)",
-    ),
-    (
-        &[Feature::View, Feature::ZeroDArray],
-        "a 0-d integer array index gives a view (F4)",
-    ),
-    (
-        &[Feature::ValueLeadingOnes],
-        "values with extra leading 1-dims are refused (F5)",
-    ),
-    (
-        &[Feature::CastUnsafe],
-        "writes cast same_kind, NumPy casts unsafe (F6)",
-    ),
     (
         &[Feature::BoolArith],
-        "Decision: bool arithmetic gives int64 (F7)",
+        "Decision: bool arithmetic gives int64, so bool `+=` is a dtype error (F7)",
     ),
 ];
 
@@ -470,8 +435,17 @@ impl IndexCase {
                     1 => idx[0].clone(),
                     _ => format!("({})", idx.join(", ")),
                 };
+                // NumPy 2.4's np.add.at reads past a value it must broadcast
+                // along an index array's leading dims (FINDINGS.md F13): it
+                // gets the value broadcast already.
+                let value = match v {
+                    Val::Array(_) if np => {
+                        format!("np.broadcast_to({}, x[{tuple}].shape)", v.render(np))
+                    }
+                    v => v.render(np),
+                };
                 let call = if np { "np.add.at" } else { "add_at" };
-                s += &format!("{call}(x, {tuple}, {})\nout = {whole}\n", v.render(np))
+                s += &format!("{call}(x, {tuple}, {value})\nout = {whole}\n")
             }
         }
         s
