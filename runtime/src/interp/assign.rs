@@ -190,6 +190,22 @@ impl Interp {
         self.write_whole(&x, r)
     }
 
+    /// A write into an array nothing else holds (`x[[0, 1]][0] = v`: the
+    /// advanced index made a copy) would be lost: an error that says so,
+    /// where NumPy loses it silently. `what` spells the target.
+    pub(crate) fn check_not_temporary(&self, x: &Array, what: &str) -> Result<()> {
+        let tape = self.tape.as_ref().map_or(0, |t| t.holds(x));
+        if std::sync::Arc::strong_count(x.storage()) > 1 + tape {
+            return Ok(());
+        }
+        Err(Error::value(format!(
+            "{what} writes into a temporary array that nothing else holds, so the write would be lost (an advanced index, a copy or a computed result)"
+        ))
+        .with_help(
+            "write through one index (x[idx, j] = v rather than x[idx][j] = v), or name the array first (y = x[idx]; y[j] = v)",
+        ))
+    }
+
     /// Whether `x`'s buffer is held only by the variable being updated (and
     /// the value in hand), so `x op= v` may rebind rather than write.
     pub(crate) fn sole_holder(&self, x: &Array) -> bool {

@@ -219,6 +219,8 @@ impl Interp {
                     .at(base.span));
                 };
                 let idx = self.eval_index(index)?;
+                self.check_not_temporary(&arr, "this assignment")
+                    .map_err(|e| e.at(base.span))?;
                 self.assign_index(&arr, &idx, &v).map_err(|e| e.at(*span))
             }
             Target::Attr { attr, span, .. } => Err(Error::type_(format!(
@@ -247,6 +249,8 @@ impl Interp {
                     return Err(Error::type_("`[...] op=` needs an array").at(base.span));
                 };
                 let idx = self.eval_index(index)?;
+                self.check_not_temporary(&arr, "this augmented assignment")
+                    .map_err(|e| e.at(base.span))?;
                 return self
                     .aug_index(&arr, &idx, op, value)
                     .map_err(|e| e.at(span));

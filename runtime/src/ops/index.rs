@@ -133,6 +133,7 @@ fn call(op: AtOp, i: &mut Interp, mut a: Args) -> Result<Value> {
             )));
         }
     };
+    i.check_not_temporary(&x, &format!("{name}(x, ...)"))?;
     let x = i.refresh(&x)?;
     let src = i.refresh(&src)?;
     let r = x.resolve_index(&idx)?;

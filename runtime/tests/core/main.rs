@@ -10,6 +10,8 @@ mod files_save;
 mod frontend;
 mod fuse_leaves;
 mod grad_api;
+mod grad_index;
+mod grad_index_forms;
 mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
