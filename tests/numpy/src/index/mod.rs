@@ -27,7 +27,7 @@ pub enum Feature {
     Aug,
     /// `v = x[idx]; x[:] = y; out = v`: views see writes, copies do not.
     View,
-    /// `add_at(x, idx, v)`, NumPy's unbuffered `np.add.at` (not in gcalc yet).
+    /// `add_at(x, idx, v)`, NumPy's unbuffered `np.add.at`.
     AddAt,
     /// An integer, negative ones too.
     Int,
@@ -61,10 +61,10 @@ pub enum Feature {
     /// The base is a view (`b.T`, `b[::-1]`, `b[::2]`) and writes must reach `b`.
     BaseView,
     /// Written values of a higher kind than the array (float into int, int
-    /// into bool): NumPy casts them ("unsafe"), gcalc's rule is same_kind.
+    /// into bool): both cast them ("unsafe"); `op=` keeps same_kind.
     CastUnsafe,
     /// `+=`/`*=` of bools into a bool array (NumPy: logical or/and; gcalc's
-    /// documented Decision: bool arithmetic gives int64).
+    /// documented Decision: bool arithmetic gives int64, an error here).
     BoolArith,
     /// A value with extra leading length-1 dims (`x[0] = row[none]`):
     /// NumPy drops them.
