@@ -92,7 +92,7 @@ impl Array {
                 }
             }
         }
-        let src = drop_leading_ones(src, sel.shape.len())?;
+        let src = drop_leading_ones(src, sel.shape.len(), sel.advanced)?;
         let src = src.broadcast_to(&sel.shape).map_err(|_| {
             Error::shape(
                 "assign",
@@ -138,9 +138,15 @@ impl Array {
     }
 }
 
-/// `v` without leading length-1 dims beyond `ndim` (NumPy's setitem drops them).
-fn drop_leading_ones(v: &Array, ndim: usize) -> Result<Array> {
+/// `v` without leading length-1 dims beyond `ndim` (NumPy's setitem drops
+/// them). Through an advanced index NumPy reshapes the value to its last
+/// `ndim` dims, which also takes an empty value with any leading dims.
+fn drop_leading_ones(v: &Array, ndim: usize, advanced: bool) -> Result<Array> {
     let extra = v.ndim().saturating_sub(ndim);
+    if advanced && extra > 0 && v.size() == 0 && v.shape()[extra..].contains(&0) {
+        let tail: Vec<i64> = v.shape()[extra..].iter().map(|&d| d as i64).collect();
+        return v.reshape(&tail);
+    }
     let k = v.shape()[..extra].iter().take_while(|&&d| d == 1).count();
     if k == 0 {
         return Ok(v.clone());

@@ -4,6 +4,7 @@
 //! broadcast into the selection. A case whose kinds `Kinds` does not allow
 //! is drawn again.
 
+use super::grad::GradOp;
 use super::shape::{consumes, selection_shape};
 use super::{AugOp, BaseView, Feature, Features, IndexCase, Item, Kinds, Op, Val};
 use crate::lit::{self, ALL_DTYPES, ArrayLit, DType, Data, NUMERIC, Scalar};
@@ -41,6 +42,7 @@ fn attempt(rng: &mut Rng, on: Features) -> IndexCase {
         (Feature::Aug, 20),
         (Feature::View, 10),
         (Feature::AddAt, 10),
+        (Feature::Grad, 12),
     ];
     let weights: Vec<u32> = ops
         .iter()
@@ -50,6 +52,9 @@ fn attempt(rng: &mut Rng, on: Features) -> IndexCase {
     let mut dtype = *rng.pick(ALL_DTYPES);
     if op == Feature::Aug && dtype == DType::Bool && !on.has(Feature::BoolArith) {
         dtype = *rng.pick(NUMERIC);
+    }
+    if op == Feature::Grad {
+        dtype = DType::Float64;
     }
     let zero_consuming = [
         Feature::NoneAxis,
@@ -91,6 +96,7 @@ fn attempt(rng: &mut Rng, on: Features) -> IndexCase {
         }
         Feature::View => Op::View(lit::array(rng, dtype, &x_shape, Data::Small)),
         Feature::AddAt => Op::AddAt(value(rng, on, dtype, sel.as_deref(), &mut bad)),
+        Feature::Grad => Op::Grad(grad_op(rng, on, &x_shape, sel.as_deref(), &mut bad)),
         _ => Op::Read,
     };
     let mut c = IndexCase {
@@ -102,6 +108,51 @@ fn attempt(rng: &mut Rng, on: Features) -> IndexCase {
     };
     c.features = classify(&c, bad);
     c
+}
+
+/// A gradient case: through a read (half of them), a write or `+=`/`-=`.
+fn grad_op(
+    rng: &mut Rng,
+    on: Features,
+    x_shape: &[usize],
+    sel: Option<&[usize]>,
+    bad: &mut bool,
+) -> GradOp {
+    let weights =
+        |rng: &mut Rng, shape: &[usize]| lit::array(rng, DType::Float64, shape, Data::Small);
+    if rng.chance(50) {
+        let w = weights(rng, sel.unwrap_or(&[1]));
+        return GradOp::Read { w };
+    }
+    let aug = match rng.below(3) {
+        0 => Some(*rng.pick(&[AugOp::Add, AugOp::Sub])),
+        _ => None,
+    };
+    let w = weights(rng, x_shape);
+    // The value is differentiated too: float64 whatever value() chose.
+    let on = on.without(Feature::CastUnsafe);
+    let v = match value(rng, on, DType::Float64, sel, bad) {
+        Val::Array(a) => a,
+        Val::Scalar(x) => ArrayLit {
+            dtype: DType::Float64,
+            shape: vec![],
+            values: vec![x],
+        },
+    };
+    let v = ArrayLit {
+        dtype: DType::Float64,
+        values: v
+            .values
+            .iter()
+            .map(|x| match *x {
+                Scalar::Bool(b) => Scalar::Float(b as u8 as f64),
+                Scalar::Int(i) => Scalar::Float(i as f64),
+                f => f,
+            })
+            .collect(),
+        ..v
+    };
+    GradOp::Write { w, v, aug }
 }
 
 /// A value for `x[idx] = v` of an array of `dtype` whose selection has shape
@@ -165,6 +216,7 @@ pub(super) fn classify(c: &IndexCase, bad: bool) -> Features {
         Op::Aug(..) => Feature::Aug,
         Op::View(_) => Feature::View,
         Op::AddAt(_) => Feature::AddAt,
+        Op::Grad(_) => Feature::Grad,
     });
     let x_shape = c.x_shape();
     let mut arrays = 0;
@@ -207,9 +259,13 @@ pub(super) fn classify(c: &IndexCase, bad: bool) -> Features {
     if c.view.is_some() {
         f = f.with(Feature::BaseView);
     }
+    let grad_v = match &c.op {
+        Op::Grad(GradOp::Write { v, .. }) => Some(Val::Array(v.clone())),
+        _ => None,
+    };
     let val = match &c.op {
         Op::Write(v) | Op::Aug(_, v) | Op::AddAt(v) => Some(v),
-        _ => None,
+        _ => grad_v.as_ref(),
     };
     if let Some(v) = val {
         let vk = match v {

@@ -6,6 +6,7 @@
 //! reason, see `CI_OFF`) until the runtime is fixed.
 
 mod generate;
+mod grad;
 mod shape;
 mod shrink;
 
@@ -72,6 +73,9 @@ pub enum Feature {
     /// `v = x[i, j]` taking one element by integers: NumPy gives a scalar
     /// (a copy), so later writes into `x` do not show in `v`.
     ElementView,
+    /// `grad` through the read, write or `op=` (float64; NumPy computes the
+    /// gradient: reads are linear, writes zero the written positions).
+    Grad,
 }
 
 pub const ALL_FEATURES: &[Feature] = &[
@@ -99,6 +103,7 @@ pub const ALL_FEATURES: &[Feature] = &[
     Feature::BoolArith,
     Feature::ValueLeadingOnes,
     Feature::ElementView,
+    Feature::Grad,
 ];
 
 impl Feature {
@@ -128,6 +133,7 @@ impl Feature {
             Feature::BoolArith => "bool_arith",
             Feature::ValueLeadingOnes => "value_leading_ones",
             Feature::ElementView => "element_view",
+            Feature::Grad => "grad",
         }
     }
 
@@ -331,7 +337,7 @@ pub enum AugOp {
 }
 
 impl AugOp {
-    fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             AugOp::Add => "+=",
             AugOp::Sub => "-=",
@@ -349,6 +355,9 @@ pub enum Op {
     /// `x[:] = y` after taking `v = x[idx]` (y has x's shape and dtype).
     View(ArrayLit),
     AddAt(Val),
+    /// `grad` of `sum(w * x[idx])`, or of `sum(w * y)` after `y = x * 1.0;
+    /// y[idx] = v` (or `op=`), with respect to x (and v).
+    Grad(grad::GradOp),
 }
 
 /// The base `x`: the literal `b` itself, or a view of it.
@@ -447,6 +456,7 @@ impl IndexCase {
                 let call = if np { "np.add.at" } else { "add_at" };
                 s += &format!("{call}(x, {tuple}, {value})\nout = {whole}\n")
             }
+            Op::Grad(g) => s += &g.render(&idx.join(", "), np),
         }
         s
     }
@@ -460,7 +470,11 @@ impl Case for IndexCase {
         self.render(true)
     }
     fn tol(&self) -> Tol {
-        Tol::Exact
+        match self.op {
+            // Gradients are computed: exact, but the sign of a zero sum is not a result.
+            Op::Grad(_) => Tol::Ulps(0),
+            _ => Tol::Exact,
+        }
     }
     fn label(&self) -> String {
         self.features.names()
