@@ -49,6 +49,11 @@ struct GcFault {
   i64 len;
 };
 
+// The runtime passes these as raw bytes (cuda/index/params.rs, fault.rs).
+static_assert(sizeof(GcEnt) == 240, "GcEnt layout");
+static_assert(sizeof(GcSel) == 2208, "GcSel layout");
+static_assert(sizeof(GcFault) == 32, "GcFault layout");
+
 __device__ __forceinline__ bool gc_faulted(const GcFault* f) {
   return *(volatile const int*)&f->flag != 0;
 }

@@ -24,6 +24,8 @@ struct Record {
     len: i64,
 }
 
+const _: () = assert!(std::mem::size_of::<Record>() == 32);
+
 /// One device's fault record: the device word and the host-mapped copy.
 pub struct Fault {
     dev: sys::CUdeviceptr,
@@ -59,10 +61,15 @@ impl Fault {
                     len: 0,
                 },
             );
+            // With unified addressing (every 64-bit process) the host address
+            // is the device's too, should the driver not say otherwise.
             let mut host_dev: sys::CUdeviceptr = 0;
-            sys::cuMemHostGetDevicePointer_v2(&mut host_dev, host as *mut c_void, 0)
+            if sys::cuMemHostGetDevicePointer_v2(&mut host_dev, host as *mut c_void, 0)
                 .result()
-                .map_err(|e| g.err(e, "mapping the index fault record"))?;
+                .is_err()
+            {
+                host_dev = host as sys::CUdeviceptr;
+            }
             Ok(Fault {
                 dev,
                 host,

@@ -42,6 +42,10 @@ pub struct GcSel {
     e: [GcEnt; SEL_ENTRIES],
 }
 
+// The kernels' structs have these sizes too (static_asserts in index_sel.cuh).
+const _: () = assert!(std::mem::size_of::<GcEnt>() == 240);
+const _: () = assert!(std::mem::size_of::<GcSel>() == 2208);
+
 const NO_ENTRY: GcEnt = GcEnt {
     p: 0,
     is32: 0,

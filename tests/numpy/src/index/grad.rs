@@ -8,8 +8,10 @@
 //! NumPy side also performs the forward write, so bad cases raise NumPy's
 //! own errors. Everything is float64 with small integer values: exact.
 
-use super::AugOp;
-use crate::lit::ArrayLit;
+use super::generate::value;
+use super::{AugOp, Feature, Features, Val};
+use crate::lit::{self, ArrayLit, DType, Data, Scalar};
+use crate::rng::Rng;
 
 /// What the gradient goes through.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,4 +84,49 @@ _p = np.arange(x.size).reshape(x.shape)[{idx}]\n_f = np.ravel(_p)\n{KEPT}",
             }
         }
     }
+}
+
+/// A gradient case: through a read (half of them), a write or `+=`/`-=`.
+pub(super) fn generate(
+    rng: &mut Rng,
+    on: Features,
+    x_shape: &[usize],
+    sel: Option<&[usize]>,
+    bad: &mut bool,
+) -> GradOp {
+    let weights =
+        |rng: &mut Rng, shape: &[usize]| lit::array(rng, DType::Float64, shape, Data::Small);
+    if rng.chance(50) {
+        let w = weights(rng, sel.unwrap_or(&[1]));
+        return GradOp::Read { w };
+    }
+    let aug = match rng.below(3) {
+        0 => Some(*rng.pick(&[AugOp::Add, AugOp::Sub])),
+        _ => None,
+    };
+    let w = weights(rng, x_shape);
+    // The value is differentiated too: float64 whatever value() chose.
+    let on = on.without(Feature::CastUnsafe);
+    let v = match value(rng, on, DType::Float64, sel, bad) {
+        Val::Array(a) => a,
+        Val::Scalar(x) => ArrayLit {
+            dtype: DType::Float64,
+            shape: vec![],
+            values: vec![x],
+        },
+    };
+    let v = ArrayLit {
+        dtype: DType::Float64,
+        values: v
+            .values
+            .iter()
+            .map(|x| match *x {
+                Scalar::Bool(b) => Scalar::Float(b as u8 as f64),
+                Scalar::Int(i) => Scalar::Float(i as f64),
+                f => f,
+            })
+            .collect(),
+        ..v
+    };
+    GradOp::Write { w, v, aug }
 }

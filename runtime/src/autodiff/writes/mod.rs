@@ -18,9 +18,16 @@
 //! of the positions it landed on (for repeated positions only the element a
 //! store kept; every one for `add_at`), summed back to its shape.
 
+mod grads;
+mod held;
+
+pub use grads::recorded_by_the_write;
+pub(super) use grads::{view_grad, write_grads};
+use held::{held_arrays, rebase};
+
 use super::{NodeKind, Tape};
 use crate::array::index::Resolved;
-use crate::array::{Array, Scalar, Storage};
+use crate::array::{Array, Storage};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::interp::Interp;
@@ -100,94 +107,6 @@ pub(crate) struct Buffers {
 
 fn key(s: &Arc<Storage>) -> usize {
     Arc::as_ptr(s) as usize
-}
-
-/// Every array a node keeps (for its backward rule).
-fn held_arrays<'a>(kind: &'a NodeKind, out: &mut Vec<&'a Array>) {
-    fn tree<'a>(n: &'a EwNode, out: &mut Vec<&'a Array>) {
-        match n {
-            EwNode::Leaf(Operand::Array(a)) => out.push(a),
-            EwNode::Leaf(_) => {}
-            EwNode::Op { args, .. } => args.iter().for_each(|a| tree(a, out)),
-        }
-    }
-    fn value<'a>(v: &'a Value, out: &mut Vec<&'a Array>) {
-        match v {
-            Value::Array(a) => out.push(a),
-            Value::Tuple(t) | Value::List(t) => t.iter().for_each(|v| value(v, out)),
-            _ => {}
-        }
-    }
-    match kind {
-        NodeKind::Leaf | NodeKind::View { .. } => {}
-        NodeKind::Ew { tree: t, out: o }
-        | NodeKind::Reduce {
-            tree: t, out: o, ..
-        } => {
-            tree(t, out);
-            out.push(o);
-        }
-        NodeKind::Op {
-            pos, kw, out: o, ..
-        } => {
-            pos.iter().for_each(|v| value(v, out));
-            kw.iter().for_each(|(_, v)| value(v, out));
-            out.push(o);
-        }
-        NodeKind::Index { idx, .. } => out.extend(idx.arrays()),
-        NodeKind::Write(w) => {
-            out.extend(w.idx.iter().flat_map(|r| r.arrays()));
-            out.extend(w.kept.iter());
-        }
-    }
-}
-
-/// `kind` with each kept array of buffer `from` replaced by the same view of `to`.
-fn rebase(kind: &mut NodeKind, from: usize, to: &Array) {
-    let re = |a: &Array| -> Array {
-        match key(a.storage()) == from {
-            true => to
-                .view(a.shape().to_vec(), a.strides().to_vec(), a.offset())
-                .with_node(a.node()),
-            false => a.clone(),
-        }
-    };
-    fn tree(n: &mut EwNode, re: &dyn Fn(&Array) -> Array) {
-        match n {
-            EwNode::Leaf(Operand::Array(a)) => *a = re(a),
-            EwNode::Leaf(_) => {}
-            EwNode::Op { args, .. } => args.iter_mut().for_each(|a| tree(a, re)),
-        }
-    }
-    fn value(v: &Value, re: &dyn Fn(&Array) -> Array) -> Value {
-        match v {
-            Value::Array(a) => Value::Array(re(a)),
-            Value::Tuple(t) => Value::tuple(t.iter().map(|v| value(v, re)).collect()),
-            Value::List(t) => Value::list(t.iter().map(|v| value(v, re)).collect()),
-            v => v.clone(),
-        }
-    }
-    match kind {
-        NodeKind::Leaf | NodeKind::View { .. } => {}
-        NodeKind::Ew { tree: t, out } | NodeKind::Reduce { tree: t, out, .. } => {
-            tree(t, &re);
-            *out = re(out);
-        }
-        NodeKind::Op { pos, kw, out, .. } => {
-            for v in pos.iter_mut() {
-                *v = value(v, &re);
-            }
-            for (_, v) in kw.iter_mut() {
-                *v = value(v, &re);
-            }
-            *out = re(out);
-        }
-        NodeKind::Index { idx, .. } => *idx = idx.map_arrays(re),
-        NodeKind::Write(w) => {
-            w.idx = w.idx.as_ref().map(|r| r.map_arrays(re));
-            w.kept = w.kept.as_ref().map(re);
-        }
-    }
 }
 
 impl Tape {
@@ -316,100 +235,6 @@ impl Tape {
             .copied()
             .unwrap_or(0)
     }
-}
-
-/// The gradients of a write node: (node, gradient) for what the buffer held
-/// and for the value. `g`: the buffer's gradient, flat.
-pub(super) fn write_grads(w: &WriteNode, g: &Array, fx: DType) -> Result<Vec<(u64, Array)>> {
-    let mut out = Vec::new();
-    let gv = w.at.view(g);
-    if w.value != 0 {
-        let mut gs = match &w.idx {
-            None => gv.clone(),
-            Some(r) => gv.index_resolved(r)?,
-        };
-        if let Some(k) = &w.kept {
-            gs = super::arrays::to_array(crate::ops::fuse::apply(
-                "where",
-                vec![
-                    Operand::Array(k.clone()),
-                    Operand::Array(gs),
-                    Operand::Float(0.0),
-                ],
-                fx,
-            )?)?;
-        }
-        if w.kind == WriteKind::Subtract {
-            gs = super::arrays::to_array(crate::ops::fuse::apply(
-                "negative",
-                vec![Operand::Array(gs)],
-                fx,
-            )?)?;
-        }
-        out.push((w.value, value_grad(&gs, &w.value_shape, w.value_dtype, fx)?));
-    }
-    let prev = match w.kind {
-        WriteKind::Store => {
-            let p = g.copy()?;
-            let zero = Array::scalar(0.0f64);
-            let pv = w.at.view(&p);
-            match &w.idx {
-                None => pv.assign(&[], &zero)?,
-                Some(r) => pv.assign_resolved(r, &zero)?,
-            }
-            p
-        }
-        WriteKind::Add | WriteKind::Subtract => g.clone(),
-    };
-    match &w.prev {
-        Prev::None => {}
-        Prev::Flat(id) => out.push((*id, prev)),
-        Prev::Owner(id, l) => out.push((*id, l.view(&prev))),
-    }
-    Ok(out)
-}
-
-/// The gradient of a value written through a selection: summed over the
-/// dims broadcasting gave it (NumPy drops extra leading 1-dims first).
-fn value_grad(gs: &Array, shape: &[usize], dtype: DType, fx: DType) -> Result<Array> {
-    let lead = shape.len().saturating_sub(gs.ndim());
-    let k = shape[..lead].iter().take_while(|&&d| d == 1).count();
-    let dropped = &shape[k..];
-    let s = super::arrays::sum_to(gs, dropped, fx)?;
-    let want: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
-    super::arrays::cast(s.reshape(&want)?, dtype)
-}
-
-/// The gradient of the flat buffer a view of `layout` read, given the
-/// view's gradient `g`: zeros with `g` added at the view's positions.
-pub(super) fn view_grad(g: &Array, layout: &Layout, len: usize, dtype: DType) -> Result<Array> {
-    let z = crate::backend::create::full(&[len], Scalar::Int(0), dtype, g.device())?;
-    let v = layout.view(&z);
-    let g = g.broadcast_to(&layout.shape)?;
-    let overlaps = layout
-        .shape
-        .iter()
-        .zip(&layout.strides)
-        .any(|(&n, &s)| n > 1 && s == 0);
-    if !overlaps {
-        crate::backend::index::store_view(&v, &g)?;
-        return Ok(z);
-    }
-    // A broadcast view: every position it repeats adds up.
-    let r = v.resolve_index(&[])?;
-    let sel = v.selection(&r)?;
-    let g = super::arrays::cast(g, dtype)?;
-    crate::backend::index::at(&z, &sel, &g, crate::opid::AtOp::Add)?;
-    Ok(z)
-}
-
-/// The gradient rule named by `add_at` and `subtract_at`: never called, as
-/// their write records itself (`Tape::record_write`); it marks them
-/// differentiable for help and the gradient walk.
-pub fn recorded_by_the_write(_: &mut Interp, _: &super::GradCall) -> Result<Vec<Option<Value>>> {
-    Err(crate::Error::internal(
-        "an in-place update's gradient comes from its write node",
-    ))
 }
 
 impl Interp {
