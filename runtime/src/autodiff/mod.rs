@@ -45,7 +45,7 @@ static SERIAL: AtomicU64 = AtomicU64::new(0);
 pub struct Tape {
     serial: u64,
     nodes: Vec<TapeNode>,
-    /// Buffers written, owned and kept by nodes (see writes.rs).
+    /// Buffers written, owned and kept by nodes (see writes/).
     buffers: writes::Buffers,
 }
 

@@ -5,7 +5,7 @@
 //! buffer is shared, so views see it). A mask with a one-element value is
 //! written as `where(mask, v, x)` over the masked view: no wait for how many
 //! elements it selects. Every write goes through `write`, which the
-//! gradient tape follows (autodiff/writes.rs). No path writes into a
+//! gradient tape follows (autodiff/writes/). No path writes into a
 //! temporary copy.
 
 use super::Interp;
