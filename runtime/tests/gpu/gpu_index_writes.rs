@@ -82,6 +82,32 @@ fn the_issue_reproductions_run_on_the_gpu() {
         ("b = zeros((2, 0)); b[1].tolist()", "[]"),
         ("x = arange(6).reshape((2, 3)); x[true].shape", "(1, 2, 3)"),
         ("x = arange(3.0); e = x[0]; x[:] = 7.0; e.item()", "0.0"),
+        // Item 5 and FINDINGS F1-F3, F8, F13, as in tests/golden/index_writes.gcalc.
+        (
+            "b = zeros((2, 0), dtype=bool); b[array([0, 1])].shape",
+            "(2, 0)",
+        ),
+        (
+            "y = zeros((5, 0)); y[4] += 1; y[1:3] *= 2; y[::-2] -= 1; y.shape",
+            "(5, 0)",
+        ),
+        (
+            "x = arange(6.0); x[array(false)] = 5.0; x.tolist()",
+            "[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]",
+        ),
+        ("x = arange(6); x[array(true)].shape", "(1, 6)"),
+        (
+            "grad(fn(x) { y = x * 1.0; y[0] = 5.0; sum(y) })(arange(3.0)).tolist()",
+            "[0.0, 1.0, 1.0]",
+        ),
+        (
+            "grad(fn(x) { y = x * 1.0; y[array([0, 0])] += x[1:3]; sum(y) })(arange(3.0)).tolist()",
+            "[1.0, 1.0, 2.0]",
+        ),
+        (
+            "x = zeros(1, dtype=int64); add_at(x, zeros((2, 3), dtype=int64), array([1, 2, 3])); x.tolist()",
+            "[12]",
+        ),
     ];
     for (code, want) in cases {
         assert_eq!(run(&mut s, code), want, "{code}");
