@@ -122,6 +122,18 @@ pub const FORMS: &[(&str, &str, &[usize], &[usize])] = &[
         &[3, 4],
         &[4],
     ),
+    (
+        "write broadcast arrays",
+        "z = x * 1.0; z[array([[0], [2]]), array([1, 3])] = y; sum(sin(z))",
+        &[3, 4],
+        &[2, 2],
+    ),
+    (
+        "write step -2 through a transposed view",
+        "z = x * 1.0; z.T[::-2, 1] = y; sum(sin(z))",
+        &[3, 4],
+        &[2],
+    ),
     // Augmented assignment: buffered (a repeated index applies once).
     (
         "op= int array",
@@ -146,6 +158,24 @@ pub const FORMS: &[(&str, &str, &[usize], &[usize])] = &[
         "z = x * 1.0; z[1, 2] -= y[1] * z[0, 0]; sum(sin(z))",
         &[3, 4],
         &[2],
+    ),
+    (
+        "op= /= list, repeats",
+        "z = x * 1.0; z[[2, 0, 2]] /= y * y + 1.0; sum(sin(z))",
+        &[3, 4],
+        &[4],
+    ),
+    (
+        "op= partial mask beside an int array",
+        "z = x * 1.0; z[array([2, 0]), array([true, false, true, false])] -= y; sum(sin(z))",
+        &[3, 4],
+        &[2],
+    ),
+    (
+        "op= 0-d bool",
+        "z = x * 1.0; z[array(true)] *= y; z[false] += y; sum(sin(z))",
+        &[3, 4],
+        &[4],
     ),
     (
         "op= in place, seen by a view",
