@@ -87,12 +87,26 @@ pub(crate) fn on_open(g: &Gpu) {
     }
     std::thread::scope(|s| {
         s.spawn(|| {
-            if g.bind().is_ok() {
-                let _ = blas::ensure_handle(g);
+            if g.bind().is_ok() && blas::ensure_handle(g).is_ok() {
+                let _ = first_products(g);
             }
         });
         fill_cache(g);
     });
+}
+
+/// cuBLAS loads its kernels at their first use (CUDA's lazy module
+/// loading: ~100 ms for the first product even with the handle made): a
+/// product of small and middling float32 and float64 matrices loads the
+/// ones most programs reach for.
+fn first_products(g: &Gpu) -> crate::error::Result<()> {
+    for dt in [DType::Float32, DType::Float64] {
+        for n in [64, 512] {
+            let a = super::ew::zeros(&[n, n], dt, g.ordinal)?;
+            blas::matmul(&a, &a)?;
+        }
+    }
+    g.sync()
 }
 
 fn fill_cache(g: &Gpu) {
