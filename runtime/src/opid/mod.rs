@@ -6,7 +6,9 @@
 //! names as strings (`tidy` checks it).
 
 mod decomp;
+mod index;
 mod reduce;
 
 pub use decomp::{DecompOp, QrMode};
+pub use index::AtOp;
 pub use reduce::ReduceOp;

@@ -11,6 +11,7 @@ pub enum Family {
     Reduction,
     LinearAlgebra,
     Shape,
+    Indexing,
     Creation,
     Random,
     Files,
@@ -31,6 +32,7 @@ impl Family {
                 | Family::Reduction
                 | Family::LinearAlgebra
                 | Family::Shape
+                | Family::Indexing
                 | Family::Creation
                 | Family::Random
         )
@@ -42,6 +44,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
+            Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
             Family::Files => "files",
@@ -55,7 +58,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 18] {
+fn tables() -> [(&'static [OpDef], Family); 19] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
@@ -66,6 +69,7 @@ fn tables() -> [(&'static [OpDef], Family); 18] {
         (super::tensor::OPS, Family::LinearAlgebra),
         (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
         (super::io::OPS, Family::Files),

@@ -111,7 +111,6 @@ impl<'a> Calls<'a> {
 
     /// `a[idx]`, recorded on the tape like the language's indexing.
     pub fn index(&mut self, a: &Array, idx: &[Index]) -> Result<Array> {
-        let out = a.index(idx)?;
-        Ok(self.i.record_index(a, idx, out))
+        self.i.index_array(a, idx)
     }
 }

@@ -25,6 +25,7 @@ pub mod einsum;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
+pub mod index;
 pub mod io;
 pub mod linalg;
 pub mod linalg_args;
@@ -95,6 +96,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        index::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,
