@@ -8,6 +8,7 @@ pub mod ast;
 mod complete;
 pub mod diagnostic;
 mod parser;
+pub mod resolve;
 pub mod sexpr;
 pub mod span;
 

@@ -68,13 +68,28 @@ pub struct VarInfo {
 
 pub struct Session {
     pub(crate) interp: Interp,
+    /// Whether inputs are whole programs (scripts, `-e`) or cells, for the
+    /// names checked before a run (`gcalc_lang::resolve`).
+    scope: gcalc_lang::resolve::Scope,
 }
 
 impl Session {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Session {
         Session {
             interp: Interp::new(flags, out),
+            scope: gcalc_lang::resolve::Scope::Cell,
         }
+    }
+
+    /// Treat each input as a whole program (a script or `-e`): names read
+    /// inside functions are checked before the run too, since no later input
+    /// can define them. Prompts and notebooks keep the default (cells).
+    pub fn set_whole_program(&mut self, whole: bool) {
+        self.scope = if whole {
+            gcalc_lang::resolve::Scope::WholeProgram
+        } else {
+            gcalc_lang::resolve::Scope::Cell
+        };
     }
 
     /// Parse and run `code`, shown in errors as `source_name` (a file name, `<stdin>`, `In [3]`).
@@ -94,6 +109,13 @@ impl Session {
             return ExecOutcome {
                 value: None,
                 error: Some(self.render(errors, source_name, code)),
+            };
+        }
+        let unknown = self.unknown_names(&parsed.program, code);
+        if !unknown.is_empty() {
+            return ExecOutcome {
+                value: None,
+                error: Some(self.render(unknown, source_name, code)),
             };
         }
         // A stale interrupt (pressed while idle) must not stop the next input.
@@ -127,6 +149,38 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// Every name the program reads that nothing can bind, as name errors
+    /// (found before the first statement runs, like pyflakes).
+    fn unknown_names(&self, program: &gcalc_lang::Program, code: &str) -> Vec<Error> {
+        let interp = &self.interp;
+        let found = gcalc_lang::resolve::unresolved(program, &|n| interp.knows(n), self.scope);
+        let n = found.len();
+        let bound = if n > 0 {
+            gcalc_lang::resolve::bound_names(program)
+        } else {
+            Vec::new()
+        };
+        found
+            .into_iter()
+            .enumerate()
+            .map(|(k, u)| {
+                let mut e = Error::name(format!("unknown name `{}`", u.name)).at(u.span);
+                e.help = interp.unknown_name_help(&u.name, u.dotted.as_deref(), &bound);
+                if u.reads > 1 {
+                    e = e.with_note(format!(
+                        "`{}` is read {} times; this is the first",
+                        u.name, u.reads
+                    ));
+                }
+                if k + 1 == n {
+                    let _ = code;
+                    e = e.with_note("found before running: no statement ran");
+                }
+                e
+            })
+            .collect()
     }
 
     /// GPU failures name the variables they concern: a poisoned GPU lists the

@@ -1,7 +1,8 @@
 //! The values of the language: arrays, weak scalars, strings, tuples, lists,
-//! functions, devices, dtypes, figures, CUDA modules, none.
+//! dicts, functions, devices, dtypes, figures, CUDA modules, none.
 
 use crate::array::Array;
+use crate::containers::{Dict, List};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::ops::OpDef;
@@ -20,7 +21,10 @@ pub enum Value {
     Str(Arc<str>),
     Array(Array),
     Tuple(Arc<Vec<Value>>),
-    List(Arc<Vec<Value>>),
+    /// A shared mutable list (`containers::List`): aliases see each other's changes.
+    List(List),
+    /// A shared mutable dict in insertion order (`containers::Dict`).
+    Dict(Dict),
     /// A user function (named or anonymous) with its captured environment.
     Func(Arc<Function>),
     /// A builtin from the op table.
@@ -83,6 +87,7 @@ impl Value {
             Value::Array(_) => "array",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
+            Value::Dict(_) => "dict",
             Value::Func(_) | Value::Builtin(_) | Value::Method(..) => "function",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
@@ -105,7 +110,15 @@ impl Value {
         Value::Tuple(Arc::new(v))
     }
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Arc::new(v))
+        Value::List(List::new(v))
+    }
+    /// The items of a tuple, or a snapshot of a list's (`None` for other values).
+    pub fn seq_items(&self) -> Option<Arc<Vec<Value>>> {
+        match self {
+            Value::Tuple(t) => Some(t.clone()),
+            Value::List(l) => Some(l.snapshot()),
+            _ => None,
+        }
     }
     pub fn as_array(&self) -> Option<&Array> {
         match self {

@@ -153,27 +153,149 @@ pub(crate) fn string(input: &str) -> StrLex<'_> {
     StrLex::Unclosed { triple }
 }
 
+/// Whether the `"` at byte `quote` of `src` opens an f-string: an `f` or `F`
+/// right before it that is not the end of a longer name.
+pub(crate) fn is_fstring_quote(src: &str, quote: usize) -> bool {
+    let b = src.as_bytes();
+    quote >= 1
+        && matches!(b.get(quote - 1), Some(b'f' | b'F'))
+        && (quote < 2 || !b.get(quote - 2).is_some_and(|&c| is_name_char(c as char)))
+}
+
+/// The extent of an f-string whose quote starts `input`: replacement fields
+/// `{...}` may hold strings (with quotes) and brackets of their own. Only the
+/// rest after it is meaningful in `StrLex::Ok` (the text is left empty); the
+/// parser decodes the parts itself (`parser::fstring`).
+pub(crate) fn fstring_extent(input: &str) -> StrLex<'_> {
+    fstring_extent_at(input, 0)
+}
+
+/// Past this many f-strings nested in each other's fields, the scan gives up
+/// (the parser reports the nesting as too deep).
+const MAX_FSTRING_NESTING: usize = 64;
+
+fn fstring_extent_at(input: &str, nesting: usize) -> StrLex<'_> {
+    /// An open replacement field: brackets opened inside its expression, and
+    /// whether its format spec (after a top-level `:`) has started.
+    struct Field {
+        brackets: usize,
+        in_spec: bool,
+    }
+    let triple = input.starts_with("\"\"\"");
+    let b = input.as_bytes();
+    let mut i = if triple { 3 } else { 1 };
+    let mut fields: Vec<Field> = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        let Some(top) = fields.last_mut() else {
+            match c {
+                b'\\' if !triple => i += 2,
+                b'{' if b.get(i + 1) == Some(&b'{') => i += 2,
+                b'}' if b.get(i + 1) == Some(&b'}') => i += 2,
+                b'{' => {
+                    fields.push(Field {
+                        brackets: 0,
+                        in_spec: false,
+                    });
+                    i += 1;
+                }
+                b'"' if !triple => return StrLex::Ok(&input[i + 1..], String::new()),
+                b'"' if input[i..].starts_with("\"\"\"") => {
+                    return StrLex::Ok(&input[i + 3..], String::new());
+                }
+                b'\n' if !triple => return StrLex::Unclosed { triple },
+                _ => i += 1,
+            }
+            continue;
+        };
+        if top.in_spec {
+            match c {
+                b'{' => fields.push(Field {
+                    brackets: 0,
+                    in_spec: false,
+                }),
+                b'}' => {
+                    fields.pop();
+                }
+                b'\n' if !triple => return StrLex::Unclosed { triple },
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => {
+                let rest = &input[i..];
+                let inner = if is_fstring_quote(input, i) {
+                    if nesting >= MAX_FSTRING_NESTING {
+                        return StrLex::Unclosed { triple };
+                    }
+                    fstring_extent_at(rest, nesting + 1)
+                } else {
+                    string(rest)
+                };
+                match inner {
+                    StrLex::Ok(after, _) => i = input.len() - after.len(),
+                    StrLex::Unclosed { .. } => return StrLex::Unclosed { triple },
+                }
+                continue;
+            }
+            b'{' | b'(' | b'[' => top.brackets += 1,
+            b')' | b']' => top.brackets = top.brackets.saturating_sub(1),
+            b'}' if top.brackets > 0 => top.brackets -= 1,
+            b'}' => {
+                fields.pop();
+            }
+            b':' if top.brackets == 0 => top.in_spec = true,
+            // Inside a field newlines and comments are free (PEP 701).
+            b'#' => {
+                i += input[i..].find('\n').unwrap_or(input.len() - i);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    StrLex::Unclosed { triple }
+}
+
+/// A string literal (plain or f-string) whose quote is at byte `quote` of `src`.
+pub(crate) fn any_string(src: &str, quote: usize) -> StrLex<'_> {
+    let rest = src.get(quote..).unwrap_or("");
+    if is_fstring_quote(src, quote) {
+        fstring_extent(rest)
+    } else {
+        string(rest)
+    }
+}
+
 /// An operator or punctuation token, longest match first.
 pub(crate) fn op_token(input: &str) -> IResult<&str, &str> {
     // Fast path: every operator starts with one of these bytes.
-    if !input.starts_with(['+', '-', '*', '/', '%', '@', '<', '>', '=', '!']) {
+    if !input.starts_with([
+        '+', '-', '*', '/', '%', '@', '<', '>', '=', '!', '&', '|', '^', '~',
+    ]) {
         let kind = nom::error::ErrorKind::Tag;
         return Err(nom::Err::Error(nom::error::Error::new(input, kind)));
     }
     alt((
+        alt((tag("**="), tag("//="), tag("<<="), tag(">>="))),
         alt((
-            tag("**="),
-            tag("//="),
             tag("=="),
             tag("!="),
             tag("<="),
             tag(">="),
+            tag("<<"),
+            tag(">>"),
             tag("+="),
             tag("-="),
             tag("*="),
             tag("/="),
             tag("%="),
             tag("@="),
+            tag("&="),
+            tag("|="),
+            tag("^="),
         )),
         alt((
             tag("**"),
@@ -187,6 +309,10 @@ pub(crate) fn op_token(input: &str) -> IResult<&str, &str> {
             tag("<"),
             tag(">"),
             tag("="),
+            tag("&"),
+            tag("|"),
+            tag("^"),
+            tag("~"),
         )),
     ))
     .parse(input)

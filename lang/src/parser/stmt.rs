@@ -21,6 +21,11 @@ fn aug_op(tok: &str) -> Option<BinOp> {
         "%=" => BinOp::Mod,
         "**=" => BinOp::Pow,
         "@=" => BinOp::MatMul,
+        "&=" => BinOp::BitAnd,
+        "|=" => BinOp::BitOr,
+        "^=" => BinOp::BitXor,
+        "<<=" => BinOp::LShift,
+        ">>=" => BinOp::RShift,
         _ => return None,
     })
 }
@@ -106,7 +111,7 @@ impl<'a> Parser<'a> {
             match bytes[i] {
                 b'"' => {
                     let rest = src.get(i..).unwrap_or("");
-                    match lexical::string(rest) {
+                    match lexical::any_string(src, i) {
                         lexical::StrLex::Ok(after, _) => i = src.len() - after.len(),
                         lexical::StrLex::Unclosed { triple: true } => return "",
                         lexical::StrLex::Unclosed { triple: false } => {
@@ -160,12 +165,13 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(after) = keyword(i, "for") {
-            let (r, var) = self.for_target(after)?;
+            let (r, var) = self.for_target(after, false)?;
             let r = ws(r, false);
             let Some(after_in) = keyword(r, "in") else {
                 return Err(self.expected(r, "`in` after the loop variable"));
             };
             let at = ws(after_in, false);
+            self.cond_not_block(at, "in")?;
             let (r2, iter) = self
                 .expr(after_in, false)
                 .map_err(|e| self.missing_cond(e, at, "in"))?;
@@ -174,6 +180,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(after) = keyword(i, "while") {
             let at = ws(after, false);
+            self.cond_not_block(at, "while")?;
             let (r, cond) = self
                 .expr(after, false)
                 .map_err(|e| self.missing_cond(e, at, "while"))?;

@@ -258,7 +258,8 @@ fn collect(
     kinds: &mut Vec<Kind>,
 ) -> Result<()> {
     match v {
-        Value::List(items) | Value::Tuple(items) => {
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.seq_items().unwrap_or_default();
             dims.push(items.len());
             if items.is_empty() {
                 check_leaf(dims, &[], pos, shape)?;

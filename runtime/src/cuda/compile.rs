@@ -23,7 +23,7 @@ unsafe impl Send for Func {}
 unsafe impl Sync for Func {}
 
 /// NVRTC's version, or why NVRTC cannot be used.
-fn nvrtc_version() -> Result<(i32, i32)> {
+pub fn nvrtc_version() -> Result<(i32, i32)> {
     static V: OnceLock<std::result::Result<(i32, i32), Error>> = OnceLock::new();
     V.get_or_init(|| {
         if !unsafe { nvrtc_sys::is_culib_present() } {

@@ -3,9 +3,12 @@
 
 pub mod args;
 mod call;
-mod eval;
+mod comprehension;
+pub(crate) mod eval;
 mod exec;
+mod fstring;
 mod index;
+mod membership;
 
 pub use args::Args;
 

@@ -106,6 +106,9 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     if let EwNode::Leaf(o) = node {
         return Ok(o);
     }
+    if !has_array(&node) {
+        return super::py_scalar::eval(node, float_x);
+    }
     let root_name = match &node {
         EwNode::Op { op, .. } => op.name,
         EwNode::Leaf(_) => "",
@@ -117,6 +120,24 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
         // One generated kernel on the GPU, typed as `Builder` types the CPU pass.
         Some(Device::Gpu(_)) => crate::cuda::fuse::eval(node, float_x).map(Operand::Array),
     }
+}
+
+/// Whether any leaf of the tree is an array (else it is weak scalars only).
+fn has_array(n: &EwNode) -> bool {
+    match n {
+        EwNode::Leaf(o) => matches!(o, Operand::Array(_)),
+        EwNode::Op { args, .. } => args.iter().any(has_array),
+    }
+}
+
+/// One op on weak scalars, computed as for arrays (`py_scalar` falls back here).
+pub(super) fn eval_scalar_op(
+    op: &'static OpDef,
+    args: Vec<Operand>,
+    float_x: DType,
+) -> Result<Operand> {
+    let args = args.into_iter().map(EwNode::Leaf).collect();
+    eval_cpu(EwNode::Op { op, args }, float_x)
 }
 
 /// `sum(tree)` (`mean` when `mean`) over every element of an elementwise

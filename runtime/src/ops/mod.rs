@@ -25,6 +25,7 @@ pub mod fuse;
 mod fuse_exec;
 pub mod io;
 pub mod linalg;
+pub mod py_scalar;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
@@ -74,6 +75,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::plot::OPS,
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
+        crate::containers::methods::OPS,
     ]
 }
 

@@ -102,6 +102,10 @@ fn builtin(interp: &mut Interp, mut args: Args) -> Result<Value> {
         Value::Int(i) => Array::scalar(i),
         Value::Float(f) => Array::scalar(f),
         Value::Bool(b) => Array::scalar(b),
+        // NumPy's `np.sum([1, 2, 3])`: a list or tuple is made an array first.
+        v @ (Value::List(_) | Value::Tuple(_)) => {
+            crate::array::create::value_to_array(&v, None, interp.float_x())?
+        }
         v => {
             return Err(
                 Error::type_(format!("{name}() needs an array, got a {}", v.type_name()))

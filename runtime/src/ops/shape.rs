@@ -88,7 +88,9 @@ pub static OPS: &[OpDef] = &[
 /// Integers given as one tuple/list or as several positional ints.
 fn ints(first: &Value, rest: Vec<Value>, what: &str) -> Result<Vec<i64>> {
     let mut out = match first {
-        Value::Tuple(t) | Value::List(t) => t
+        Value::Tuple(_) | Value::List(_) => first
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| int_arg(v, what))
             .collect::<Result<Vec<_>>>()?,
@@ -149,7 +151,12 @@ fn ravel(i: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
     match v {
-        Value::List(t) | Value::Tuple(t) => t.iter().map(|x| array_arg(i, x)).collect(),
+        Value::List(_) | Value::Tuple(_) => v
+            .seq_items()
+            .unwrap_or_default()
+            .iter()
+            .map(|x| array_arg(i, x))
+            .collect(),
         other => Err(Error::type_(format!(
             "{op} takes a list of arrays, not {}",
             other.a_type_name()

@@ -6,6 +6,7 @@
 
 mod gpu_backend;
 mod gpu_bench;
+mod gpu_compile_ew;
 mod gpu_index;
 mod gpu_ops;
 mod gpu_poison;
