@@ -32,6 +32,17 @@ impl ParseResult {
     }
 }
 
+/// The end (a byte offset) of the string literal whose opening quote is at
+/// byte `quote` of `src` (an f-string when an `f` comes right before the
+/// quote: its fields may hold quotes of their own); `None` if it is unclosed.
+/// For highlighters, which must find where a string ends without parsing.
+pub fn string_literal_end(src: &str, quote: usize) -> Option<usize> {
+    match parser::any_string(src, quote) {
+        parser::StrLex::Ok(rest, _) => Some(src.len() - rest.len()),
+        parser::StrLex::Unclosed { .. } => None,
+    }
+}
+
 /// Parse a program, a REPL input or a notebook cell. Never panics; recovers
 /// after each statement with an error and reports them all.
 pub fn parse(src: &str) -> ParseResult {

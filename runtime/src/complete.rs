@@ -89,6 +89,11 @@ impl Session {
             names.extend(crate::ops::all().iter().map(|d| d.name.to_string()));
             names.extend(gcalc_lang::KEYWORDS.iter().map(|k| k.to_string()));
             names.extend(
+                crate::builtins::constants::CONSTANTS
+                    .iter()
+                    .map(|c| c.name.to_string()),
+            );
+            names.extend(
                 [
                     "floatX", "time", "bool", "int32", "int64", "float16", "float32", "float64",
                 ]
@@ -148,8 +153,7 @@ impl Session {
             }
             return Some(crate::output::DisplayData::text(text));
         }
-        crate::ops::lookup(name)
-            .map(|d| crate::output::DisplayData::text(crate::builtins::help::help_text(d)))
+        crate::builtins::help::name_help(name).map(crate::output::DisplayData::text)
     }
 }
 

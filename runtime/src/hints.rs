@@ -61,6 +61,8 @@ static TABLE: &[(&str, Meaning)] = &[
     ("numpy", Say("a gcalc array is already an array; `x.tolist()` gives Python values")),
     ("type", Say("`type(x)` gives a value's type name; `x.astype(float32)` converts an array")),
     ("float", Say("convert a number with `float(x)`, an array with `x.astype(float32)`")),
+    ("push", Is("append")), ("add", Is("append")),
+    ("len", Say("the length is len(xs)")), ("length", Say("the length is len(xs)")),
     ("isinstance", Say("`type(x)` gives the name of a value's type, e.g. type(x) == \"array\"")),
     ("lambda", Say("anonymous functions are written `fn(x) = x * 2`")),
     ("def", Say("functions are defined with `fn name(x) = ...` or `fn name(x) { ... }`")),
@@ -183,7 +185,20 @@ pub fn unknown_name(name: &str, dotted: Option<&str>, candidates: &[&str]) -> Op
     if let Some(h) = foreign(name) {
         return Some(h);
     }
-    spelling(name, candidates).map(|c| format!("did you mean `{c}`?"))
+    // A misspelled NumPy name (`medain`) is closer to it than to gcalc's names.
+    let local = closest(name, candidates);
+    let table: Vec<&str> = TABLE
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| !n.contains('.'))
+        .collect();
+    if let Some((f, fd)) = closest(name, &table)
+        && local.is_none_or(|(_, ld)| fd < ld)
+        && let Some(h) = foreign(f)
+    {
+        return Some(format!("did you mean `{f}`? {h}"));
+    }
+    local.map(|(c, _)| format!("did you mean `{c}`?"))
 }
 
 /// The help for an unknown attribute or method `name` (PyTorch's `x.view`,
@@ -203,6 +218,11 @@ pub fn unknown_attr(name: &str, candidates: &[&str]) -> Option<String> {
 /// unknown `x` does not suggest `b`) unless only their case differs. Ties go
 /// to the candidate with the same first letter, then the nearer length.
 pub fn spelling<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    closest(name, candidates).map(|(c, _)| c)
+}
+
+/// `spelling`'s choice and its edit distance.
+fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<(&'a str, usize)> {
     let n = name.chars().count();
     let limit = n / 3;
     let first = name.chars().next();
@@ -229,5 +249,5 @@ pub fn spelling<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
             best = Some(key);
         }
     }
-    best.map(|b| b.3)
+    best.map(|b| (b.3, b.0))
 }

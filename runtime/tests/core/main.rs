@@ -18,3 +18,4 @@ mod plot_files;
 mod plot_render;
 mod plot_session;
 mod session_api;
+mod session_python;

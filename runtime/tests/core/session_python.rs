@@ -1,0 +1,161 @@
+//! The language for Python hands through the Session API: names checked
+//! before a run (in time, with the right line; cells against scripts),
+//! error kinds front-ends show (KeyError, ZeroDivisionError, OverflowError),
+//! lists and dicts shared across statements, values of the new operators.
+
+use gcalc_runtime::output::Captured;
+use gcalc_runtime::{ErrorKind, Flags, Session, Value};
+use std::time::{Duration, Instant};
+
+fn session() -> Session {
+    Session::new(Flags::default(), Box::new(Captured::default()))
+}
+
+fn text(s: &mut Session, code: &str) -> String {
+    let out = s.execute(code, "In");
+    if let Some(e) = out.error {
+        panic!("{code}: {}", e.rendered);
+    }
+    out.value.map(|v| v.text).unwrap_or_default()
+}
+
+fn error(s: &mut Session, code: &str) -> gcalc_runtime::ExecError {
+    s.execute(code, "In")
+        .error
+        .unwrap_or_else(|| panic!("{code}: no error"))
+}
+
+#[test]
+fn a_misspelled_name_after_a_long_loop_fails_before_the_loop_runs() {
+    let mut s = session();
+    let mut src = String::from("total = 0\nfor step in range(10000) {\n");
+    for k in 0..8 {
+        src.push_str(&format!("    total += step * {k}\n"));
+    }
+    src.push_str("}\nprint(totl)\n");
+    let t0 = Instant::now();
+    let e = error(&mut s, &src);
+    let took = t0.elapsed();
+    assert_eq!(e.kind(), Some(ErrorKind::Name));
+    assert!(e.rendered.contains("In:12:7"), "{}", e.rendered);
+    assert!(
+        e.rendered.contains("did you mean `total`?"),
+        "{}",
+        e.rendered
+    );
+    // Running the loop takes far longer; nothing ran: `total` was never bound.
+    assert!(s.get("total").is_none());
+    assert!(
+        took < Duration::from_millis(50),
+        "the check took {took:?}: did the loop run?"
+    );
+}
+
+#[test]
+fn every_unknown_name_is_reported_at_once_and_nothing_runs() {
+    let mut s = session();
+    let e = error(&mut s, "a = 1\nprint(a, bb)\ny = np.exp(a) + cc");
+    let names: Vec<&str> = e.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "unknown name `bb`",
+            "unknown name `np`",
+            "unknown name `cc`"
+        ]
+    );
+    assert!(s.get("a").is_none());
+    assert!(e.rendered.contains("write `exp`"), "{}", e.rendered);
+}
+
+#[test]
+fn names_bound_in_a_branch_or_earlier_cells_are_fine() {
+    let mut s = session();
+    // Bound only in a branch that does not run: an error when read, not before.
+    let e = error(&mut s, "if false { late = 1 }\nprint(late)");
+    assert!(e.rendered.contains("In:2:7"), "{}", e.rendered);
+    assert!(s.execute("early = 2", "In").error.is_none());
+    assert_eq!(text(&mut s, "early * 3"), "6");
+}
+
+#[test]
+fn a_cell_may_define_what_a_function_reads_later_but_a_script_may_not() {
+    let mut s = session();
+    assert!(s.execute("fn f(x) = x + offset", "In[1]").error.is_none());
+    assert!(s.execute("offset = 10", "In[2]").error.is_none());
+    assert_eq!(text(&mut s, "f(1)"), "11");
+    let mut script = session();
+    script.set_whole_program(true);
+    let e = error(&mut script, "fn f(x) = x + offest\noffset = 10\nf(1)");
+    assert!(
+        e.rendered.contains("did you mean `offset`?"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn python_errors_have_python_names() {
+    let mut s = session();
+    for (code, kind, ename) in [
+        ("1 // 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("1.0 / 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("5 % 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("2 ** 64", ErrorKind::Overflow, "OverflowError"),
+        ("{\"a\": 1}[\"b\"]", ErrorKind::Key, "KeyError"),
+        ("array([1.5]) & 1", ErrorKind::DType, "DTypeError"),
+    ] {
+        let e = error(&mut s, code);
+        assert_eq!(e.kind(), Some(kind), "{code}: {}", e.rendered);
+        assert_eq!(e.ename(), ename, "{code}");
+    }
+    // Arrays keep NumPy's rules.
+    assert_eq!(
+        text(&mut s, "array([1.0, -1.0]) / 0"),
+        "[ inf -inf]\n<2 float32 @cpu(0)>"
+    );
+    assert_eq!(text(&mut s, "2 ** -1"), "0.5");
+}
+
+#[test]
+fn lists_and_dicts_stay_shared_across_statements() {
+    let mut s = session();
+    text(&mut s, "a = [1]; b = a; d = {\"xs\": a}");
+    text(&mut s, "b.append(2); d[\"xs\"].append(3)");
+    assert_eq!(text(&mut s, "a"), "[1, 2, 3]");
+    assert_eq!(text(&mut s, "d"), "{\"xs\": [1, 2, 3]}");
+    assert_eq!(text(&mut s, "a is d[\"xs\"]"), "true");
+    let Some(Value::List(l)) = s.get("a") else {
+        panic!("a is not a list")
+    };
+    assert_eq!(l.len(), 3);
+    // `xs += ...` extends in place; `xs = xs + ...` makes a new list.
+    text(&mut s, "b += [4]; c = a; a = a + [5]");
+    assert_eq!(
+        text(&mut s, "(b, c, a)"),
+        "([1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5])"
+    );
+    // A comprehension's variable does not leak.
+    text(&mut s, "k = \"before\"; ks = [k for k in range(3)]");
+    assert_eq!(text(&mut s, "k"), "\"before\"");
+}
+
+#[test]
+fn operators_fuse_with_the_rest_and_give_numpy_dtypes() {
+    let mut s = session();
+    text(&mut s, "x = arange(10); i32 = x.astype(int32)");
+    assert_eq!(
+        text(&mut s, "((x > 2) & (x < 7) | (x == 9)).sum()"),
+        "5 <scalar int64 @cpu(0)>"
+    );
+    assert_eq!(text(&mut s, "(i32 & 3).dtype"), "int32");
+    assert_eq!(text(&mut s, "(i32 << 1)[-1]"), "18 <scalar int32 @cpu(0)>");
+    assert_eq!(
+        text(&mut s, "~(x > 4)"),
+        "[ true  true  true  true  true false false false false false]\n<10 bool @cpu(0)>"
+    );
+    assert_eq!(
+        text(&mut s, "3 in x, 3.5 in x, 11 not in x"),
+        "(true, false, true)"
+    );
+}
