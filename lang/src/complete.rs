@@ -23,7 +23,7 @@ pub fn is_complete(src: &str) -> Completeness {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'"' => {
+            b'"' | b'\'' => {
                 match any_string(src, i) {
                     StrLex::Ok(after, _) => {
                         i = src.len() - after.len();
@@ -55,7 +55,10 @@ pub fn is_complete(src: &str) -> Completeness {
                     _ => b'{',
                 };
                 if stack.pop() != Some(open) {
-                    return Completeness::Invalid;
+                    // A stray closer more lines cannot fix (unless it is raw
+                    // text, as a `set` value is): the parse decides.
+                    stack.clear();
+                    break;
                 }
             }
             _ => {}

@@ -27,9 +27,11 @@ fn word_start(code: &str, cursor: usize) -> usize {
         .map_or(cursor, |(i, _)| i)
 }
 
-/// Whether `cursor` is inside a string literal; the literal's content start if so.
+/// Whether `cursor` is inside a string literal (`"..."` or `'...'`); the
+/// literal's content start if so.
 fn string_start(code: &str, cursor: usize) -> Option<usize> {
     let mut in_str: Option<usize> = None;
+    let mut quote = b'"';
     let mut in_comment = false;
     let b = code.as_bytes();
     let mut i = 0;
@@ -39,9 +41,12 @@ fn string_start(code: &str, cursor: usize) -> Option<usize> {
             (None, b'\n') => in_comment = false,
             _ if in_comment => {}
             (None, b'#') => in_comment = true,
-            (None, b'"') => in_str = Some(i + 1),
+            (None, b'"' | b'\'') => {
+                in_str = Some(i + 1);
+                quote = c;
+            }
             (Some(_), b'\\') => i += 1,
-            (Some(_), b'"') => in_str = None,
+            (Some(_), c) if c == quote => in_str = None,
             _ => {}
         }
         i += 1;

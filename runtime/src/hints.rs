@@ -64,7 +64,7 @@ static TABLE: &[(&str, Meaning)] = &[
     ("push", Is("append")), ("add", Is("append")),
     ("len", Say("the length is len(xs)")), ("length", Say("the length is len(xs)")),
     ("isinstance", Say("`type(x)` gives the name of a value's type, e.g. type(x) == \"array\"")),
-    ("lambda", Say("anonymous functions are written `fn(x) = x * 2`")),
+    ("pass", Say("an empty block is `{ }`: nothing stands in for it")),
     ("def", Say("functions are defined with `fn name(x) = ...` or `fn name(x) { ... }`")),
     ("elif", Say("write `else if`")),
     ("null", Say("gcalc writes none (or None)")),

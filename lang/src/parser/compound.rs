@@ -37,6 +37,9 @@ impl<'a> Parser<'a> {
         let e = self.expected(r, &format!("`{{` to start the body of {what}"));
         Err(match op_token(r) {
             Ok((_, "=")) => e.help("did you mean `==`?"),
+            _ if r.starts_with(':') => {
+                e.help("gcalc's blocks are `{ ... }`, opened on this line, not `:` and indentation")
+            }
             _ if r.is_empty() || r.starts_with('\n') => {
                 e.help("the `{` must be on the same line as the condition")
             }

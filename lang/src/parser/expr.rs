@@ -473,11 +473,12 @@ impl<'a> Parser<'a> {
             let (rest, e) = self.number(r)?;
             return Ok((rest, e, true));
         }
-        if matches!(c, 'f' | 'F') && r[1..].starts_with('"') {
+        if matches!(c, 'f' | 'F') && r[1..].starts_with(lexical::is_quote) {
             let (rest, e) = self.fstring(r)?;
             return Ok((rest, e, true));
         }
-        if c == '"' {
+        if lexical::is_quote(c) {
+            let (_, close) = lexical::delimiter(r);
             return match lexical::string(r) {
                 StrLex::Ok(rest, s) => Ok((
                     rest,
@@ -485,18 +486,18 @@ impl<'a> Parser<'a> {
                     true,
                 )),
                 StrLex::Unclosed { triple: true } => {
-                    let mut e = self.err_at(r, "unclosed `\"\"\"` string");
+                    let mut e = self.err_at(r, format!("unclosed `{close}` string"));
                     e.span = Span::new(start, start + 3);
                     e.resume = self.src.len();
-                    Err(e.help("end it with `\"\"\"`"))
+                    Err(e.help(format!("end it with `{close}`")))
                 }
                 StrLex::Unclosed { triple: false } => {
                     let mut e = self.err_at(r, "unclosed string");
                     e.span = Span::new(start, start + 1);
                     e.resume = start + r.find('\n').unwrap_or(r.len());
-                    Err(e.help(
-                        "a `\"` string ends on its own line; use `\"\"\"` for text across lines",
-                    ))
+                    Err(e.help(format!(
+                        "a `{close}` string ends on its own line; use `{close}{close}{close}` for text across lines"
+                    )))
                 }
             };
         }
@@ -527,7 +528,6 @@ impl<'a> Parser<'a> {
         let Ok((after, w)) = lexical::word(r) else {
             let e = self.expected_expr(r);
             return Err(match c {
-                '\'' => e.help("strings use double quotes: \"...\""),
                 '.' if r.starts_with("...") => {
                     e.help("`...` (all the other axes) is only valid inside `x[...]`")
                 }
@@ -547,6 +547,10 @@ impl<'a> Parser<'a> {
                 let (rest, e) = self.if_expr(r, after, nl)?;
                 Ok((rest, e, false))
             }
+            "lambda" => match self.python_lambda(start, after, nl)? {
+                Some((rest, f)) => Ok((rest, f, false)),
+                None => lit(ExprKind::Name(w.to_string())),
+            },
             "time" if ws(after, false).starts_with('{') => {
                 let (rest, b) = self.block(ws(after, false))?;
                 Ok((

@@ -6,7 +6,7 @@
 //! `{expr!r}` / `!s` / `!a`, and `{expr:spec}` whose spec may hold fields
 //! of its own (`{x:{w}.{p}f}`).
 
-use super::lexical::ws;
+use super::lexical::{self, ws};
 use super::{PErr, PResult, Parser};
 use crate::ast::*;
 use crate::span::Span;
@@ -16,24 +16,21 @@ impl<'a> Parser<'a> {
     pub(crate) fn fstring(&mut self, r: &'a str) -> PResult<'a, Expr> {
         let start = self.pos(r);
         let quote = r.get(1..).unwrap_or("");
-        let triple = quote.starts_with("\"\"\"");
-        let mut rest = quote.get(if triple { 3 } else { 1 }..).unwrap_or("");
+        let (_, close) = lexical::delimiter(quote);
+        let triple = close.len() == 3;
+        let mut rest = quote.get(close.len()..).unwrap_or("");
         let mut parts = Vec::new();
         let mut lit = String::new();
         loop {
-            if triple && rest.starts_with("\"\"\"") {
-                rest = &rest[3..];
-                break;
-            }
-            if !triple && rest.starts_with('"') {
-                rest = &rest[1..];
+            if let Some(after) = rest.strip_prefix(close) {
+                rest = after;
                 break;
             }
             let Some(c) = rest.chars().next() else {
-                return Err(self.unclosed_fstring(start, triple));
+                return Err(self.unclosed_fstring(start, close));
             };
             match c {
-                '\n' if !triple => return Err(self.unclosed_fstring(start, triple)),
+                '\n' if !triple => return Err(self.unclosed_fstring(start, close)),
                 '\\' if !triple => {
                     let mut it = rest[1..].chars();
                     match it.next() {
@@ -44,7 +41,7 @@ impl<'a> Parser<'a> {
                         Some('\\') => lit.push('\\'),
                         Some('"') => lit.push('"'),
                         Some('\'') => lit.push('\''),
-                        Some('\n') | None => return Err(self.unclosed_fstring(start, triple)),
+                        Some('\n') | None => return Err(self.unclosed_fstring(start, close)),
                         Some(other) => {
                             lit.push('\\');
                             lit.push(other);
@@ -62,7 +59,7 @@ impl<'a> Parser<'a> {
                     rest = &rest[2..];
                 }
                 '{' => {
-                    rest = self.field_part(rest, triple, &mut parts, &mut lit)?;
+                    rest = self.field_part(rest, close, &mut parts, &mut lit)?;
                 }
                 '}' => {
                     return Err(self
@@ -92,21 +89,20 @@ impl<'a> Parser<'a> {
     fn field_part(
         &mut self,
         rest: &'a str,
-        triple: bool,
+        close: &'static str,
         parts: &mut Vec<FStringPart>,
         lit: &mut String,
     ) -> Result<&'a str, Box<PErr>> {
         if !lit.is_empty() {
             parts.push(FStringPart::Lit(std::mem::take(lit)));
         }
-        let (r2, field) = self.fstring_field(rest, triple)?;
+        let (r2, field) = self.fstring_field(rest, close)?;
         parts.push(FStringPart::Field(Box::new(field)));
         Ok(r2)
     }
 
-    fn unclosed_fstring(&self, start: usize, triple: bool) -> Box<PErr> {
-        let close = if triple { "\"\"\"" } else { "\"" };
-        let end = if triple {
+    fn unclosed_fstring(&self, start: usize, close: &str) -> Box<PErr> {
+        let end = if close.len() == 3 {
             self.src.len()
         } else {
             self.src[start..]
@@ -123,10 +119,10 @@ impl<'a> Parser<'a> {
     }
 
     /// A replacement field; `open` starts at its `{`. Returns the rest after its `}`.
-    fn fstring_field(&mut self, open: &'a str, triple: bool) -> PResult<'a, FStringField> {
+    fn fstring_field(&mut self, open: &'a str, close: &'static str) -> PResult<'a, FStringField> {
         let start = self.pos(open);
         self.enter(open)?;
-        let r = self.fstring_field_inner(start, open, triple);
+        let r = self.fstring_field_inner(start, open, close);
         self.leave();
         r
     }
@@ -135,7 +131,7 @@ impl<'a> Parser<'a> {
         &mut self,
         start: usize,
         open: &'a str,
-        triple: bool,
+        close: &'static str,
     ) -> PResult<'a, FStringField> {
         let after = open.get(1..).unwrap_or("");
         let at = ws(after, true);
@@ -169,13 +165,13 @@ impl<'a> Parser<'a> {
         }
         let mut spec = Vec::new();
         if let Some(after_colon) = r.strip_prefix(':') {
-            let (r2, parts) = self.fstring_spec(after_colon, triple)?;
+            let (r2, parts) = self.fstring_spec(after_colon, close)?;
             spec = parts;
             r = r2;
         }
         let Some(after) = r.strip_prefix('}') else {
             let mut e = self.expected(r, "`}` to close the f-string field");
-            if r.starts_with('"') || r.is_empty() || r.starts_with('\n') {
+            if r.starts_with(close) || r.is_empty() || r.starts_with('\n') {
                 e.span = Span::new(start, start + 1);
                 e.msg = "unclosed `{` in an f-string".into();
             }
@@ -195,7 +191,11 @@ impl<'a> Parser<'a> {
 
     /// A format spec up to (not including) the `}` of its field; it may hold
     /// nested fields `{w}`.
-    fn fstring_spec(&mut self, mut rest: &'a str, triple: bool) -> PResult<'a, Vec<FStringPart>> {
+    fn fstring_spec(
+        &mut self,
+        mut rest: &'a str,
+        close: &'static str,
+    ) -> PResult<'a, Vec<FStringPart>> {
         let mut parts = Vec::new();
         let mut lit = String::new();
         loop {
@@ -205,9 +205,9 @@ impl<'a> Parser<'a> {
             match c {
                 '}' => break,
                 '{' => {
-                    rest = self.field_part(rest, triple, &mut parts, &mut lit)?;
+                    rest = self.field_part(rest, close, &mut parts, &mut lit)?;
                 }
-                '"' | '\n' if !triple => {
+                _ if rest.starts_with(close) || (c == '\n' && close.len() == 1) => {
                     return Err(self.expected(rest, "`}` to close the f-string field"));
                 }
                 c => {

@@ -102,18 +102,41 @@ pub(crate) enum StrLex<'a> {
     Unclosed { triple: bool },
 }
 
-/// A string literal starting at `input` (which starts with `"`).
-/// Escapes in `"..."`: `\n \t \r \0 \\ \" \'`; an unknown escape is kept as
-/// written. `"""..."""` is raw (no escapes): it holds CUDA sources, whose
-/// `printf("%d\n")` must reach the compiler as written.
+/// Whether `c` opens a string: `"` or, as in Python, `'`.
+pub(crate) fn is_quote(c: char) -> bool {
+    c == '"' || c == '\''
+}
+
+/// The quote a string literal at `input` uses, and its closing delimiter
+/// (`"`, `'`, `"""` or `'''`).
+pub(crate) fn delimiter(input: &str) -> (char, &'static str) {
+    let q = if input.starts_with('\'') { '\'' } else { '"' };
+    let triple = match q {
+        '"' => "\"\"\"",
+        _ => "\'\'\'",
+    };
+    if input.starts_with(triple) {
+        (q, triple)
+    } else if q == '"' {
+        (q, "\"")
+    } else {
+        (q, "\'")
+    }
+}
+
+/// A string literal starting at `input` (which starts with `"` or `'`).
+/// Escapes in `"..."` and `'...'`: `\n \t \r \0 \\ \" \'`; an unknown
+/// escape is kept as written. `"""..."""` (and `'''...'''`) is raw (no
+/// escapes): it holds CUDA sources, whose `printf("%d\n")` must reach the
+/// compiler as written.
 pub(crate) fn string(input: &str) -> StrLex<'_> {
-    let triple = input.starts_with("\"\"\"");
-    let body_start = if triple { 3 } else { 1 };
-    let Some(body) = input.get(body_start..) else {
+    let (q, close) = delimiter(input);
+    let triple = close.len() == 3;
+    let Some(body) = input.get(close.len()..) else {
         return StrLex::Unclosed { triple };
     };
     if triple {
-        return match body.find("\"\"\"") {
+        return match body.find(close) {
             Some(end) => StrLex::Ok(body.get(end + 3..).unwrap_or(""), body[..end].to_string()),
             None => StrLex::Unclosed { triple },
         };
@@ -131,7 +154,6 @@ pub(crate) fn string(input: &str) -> StrLex<'_> {
                     '\\' => out.push('\\'),
                     '"' => out.push('"'),
                     '\'' => out.push('\''),
-                    '\n' if triple => {} // line continuation inside `"""`
                     '\n' => return StrLex::Unclosed { triple },
                     other => {
                         out.push('\\');
@@ -140,21 +162,18 @@ pub(crate) fn string(input: &str) -> StrLex<'_> {
                 },
                 None => return StrLex::Unclosed { triple },
             },
-            '"' if !triple => {
+            c if c == q => {
                 return StrLex::Ok(body.get(i + 1..).unwrap_or(""), out);
             }
-            '"' if body[i..].starts_with("\"\"\"") => {
-                return StrLex::Ok(body.get(i + 3..).unwrap_or(""), out);
-            }
-            '\n' if !triple => return StrLex::Unclosed { triple },
+            '\n' => return StrLex::Unclosed { triple },
             c => out.push(c),
         }
     }
     StrLex::Unclosed { triple }
 }
 
-/// Whether the `"` at byte `quote` of `src` opens an f-string: an `f` or `F`
-/// right before it that is not the end of a longer name.
+/// Whether the quote at byte `quote` of `src` opens an f-string: an `f` or
+/// `F` right before it that is not the end of a longer name.
 pub(crate) fn is_fstring_quote(src: &str, quote: usize) -> bool {
     let b = src.as_bytes();
     quote >= 1
@@ -181,9 +200,11 @@ fn fstring_extent_at(input: &str, nesting: usize) -> StrLex<'_> {
         brackets: usize,
         in_spec: bool,
     }
-    let triple = input.starts_with("\"\"\"");
+    let (q, close) = delimiter(input);
+    let triple = close.len() == 3;
+    let q = q as u8;
     let b = input.as_bytes();
-    let mut i = if triple { 3 } else { 1 };
+    let mut i = close.len();
     let mut fields: Vec<Field> = Vec::new();
     while i < b.len() {
         let c = b[i];
@@ -199,8 +220,8 @@ fn fstring_extent_at(input: &str, nesting: usize) -> StrLex<'_> {
                     });
                     i += 1;
                 }
-                b'"' if !triple => return StrLex::Ok(&input[i + 1..], String::new()),
-                b'"' if input[i..].starts_with("\"\"\"") => {
+                c if c == q && !triple => return StrLex::Ok(&input[i + 1..], String::new()),
+                c if c == q && input[i..].starts_with(close) => {
                     return StrLex::Ok(&input[i + 3..], String::new());
                 }
                 b'\n' if !triple => return StrLex::Unclosed { triple },
@@ -224,7 +245,7 @@ fn fstring_extent_at(input: &str, nesting: usize) -> StrLex<'_> {
             continue;
         }
         match c {
-            b'"' => {
+            b'"' | b'\'' => {
                 let rest = &input[i..];
                 let inner = if is_fstring_quote(input, i) {
                     if nesting >= MAX_FSTRING_NESTING {
@@ -327,7 +348,7 @@ pub(crate) fn token_len(input: &str) -> usize {
     if let Ok((rest, _)) = number(input) {
         return input.len() - rest.len();
     }
-    if input.starts_with('"') {
+    if input.starts_with(is_quote) {
         if let StrLex::Ok(rest, _) = string(input) {
             return input.len() - rest.len();
         }
@@ -364,7 +385,7 @@ pub(crate) fn describe(input: &str) -> String {
     if starts_number(input) {
         return format!("number `{text}`");
     }
-    if input.starts_with('"') {
+    if input.starts_with(is_quote) {
         return "a string".into();
     }
     format!("`{text}`")

@@ -12,6 +12,7 @@ mod collections;
 mod compound;
 mod expr;
 mod fstring;
+mod habits;
 mod lexical;
 mod stmt;
 

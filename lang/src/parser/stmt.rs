@@ -59,6 +59,7 @@ impl<'a> Parser<'a> {
                     rest = r;
                 }
                 Err(e) => {
+                    let e = self.python_habit(rest, e);
                     let start = self.pos(rest);
                     let resume = e.resume.max(start);
                     self.push_err(*e);
@@ -109,7 +110,7 @@ impl<'a> Parser<'a> {
         let mut depth = 0usize;
         while i < bytes.len() {
             match bytes[i] {
-                b'"' => {
+                b'"' | b'\'' => {
                     let rest = src.get(i..).unwrap_or("");
                     match lexical::any_string(src, i) {
                         lexical::StrLex::Ok(after, _) => i = src.len() - after.len(),
@@ -349,7 +350,7 @@ impl<'a> Parser<'a> {
         let mut in_str = false;
         for (k, c) in v.char_indices() {
             match c {
-                '"' => in_str = !in_str,
+                '"' | '\'' => in_str = !in_str,
                 '\n' => {
                     end = k;
                     break;

@@ -91,6 +91,12 @@ const TOKENS: &[&str] = &[
     "None",
     "True",
     "{\"a\": 1}",
+    "'q'",
+    "'''",
+    "f'{x}'",
+    "lambda",
+    "lambda x:",
+    "def",
 ];
 
 /// A small xorshift generator: deterministic, no dependencies.
@@ -205,6 +211,8 @@ fn deep_nesting_is_an_error_not_a_crash() {
         "{1: ",
         "a if b else ",
         "f\"{x:{",
+        "lambda: ",
+        "f'{",
     ] {
         let src = open.repeat(5_000);
         check(&src);

@@ -46,10 +46,10 @@ pub fn tokens(src: &str) -> Vec<Token> {
         let kind = if c == b'#' {
             i = src[i..].find('\n').map_or(b.len(), |n| i + n);
             Kind::Comment
-        } else if c == b'"' {
+        } else if c == b'"' || c == b'\'' {
             i = string_end(b, i);
             Kind::Str
-        } else if (c == b'f' || c == b'F') && b.get(i + 1) == Some(&b'"') {
+        } else if (c == b'f' || c == b'F') && matches!(b.get(i + 1), Some(b'"' | b'\'')) {
             // An f-string: its `{...}` fields may hold quotes of their own.
             i = gcalc_lang::string_literal_end(src, i + 1).unwrap_or_else(|| string_end(b, i + 1));
             Kind::Str
@@ -86,14 +86,16 @@ pub fn tokens(src: &str) -> Vec<Token> {
     out
 }
 
-/// End of the string literal starting at `i` (a `"` or `"""`).
+/// End of the string literal starting at `i` (a `"`, `'`, `"""` or `'''`).
 fn string_end(b: &[u8], i: usize) -> usize {
-    if b[i..].starts_with(b"\"\"\"") {
+    let q = b[i];
+    let triple = [q, q, q];
+    if b[i..].starts_with(&triple) {
         let mut j = i + 3;
         while j < b.len() {
             if b[j] == b'\\' {
                 j += 2;
-            } else if b[j..].starts_with(b"\"\"\"") {
+            } else if b[j..].starts_with(&triple) {
                 return j + 3;
             } else {
                 j += 1;
@@ -105,7 +107,7 @@ fn string_end(b: &[u8], i: usize) -> usize {
     while j < b.len() {
         match b[j] {
             b'\\' => j += 2,
-            b'"' => return j + 1,
+            c if c == q => return j + 1,
             b'\n' => return j,
             _ => j += 1,
         }
@@ -281,6 +283,19 @@ mod tests {
             ]
         );
         assert_eq!(kinds("f\"{x")[0], (Kind::Str, "f\"{x"));
+        assert_eq!(
+            kinds(r#"d['w'] + f'{a["k"]}' + '''x'y'''"#),
+            vec![
+                (Kind::Other, "d"),
+                (Kind::Bracket, "["),
+                (Kind::Str, "'w'"),
+                (Kind::Bracket, "]"),
+                (Kind::Other, "+"),
+                (Kind::Str, r#"f'{a["k"]}'"#),
+                (Kind::Other, "+"),
+                (Kind::Str, "'''x'y'''"),
+            ]
+        );
         assert_eq!(kinds("format")[0], (Kind::Other, "format"));
     }
 
