@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The Jupyter tests: a cached venv with jupyter_client, jupyter_kernel_test,
-# nbclient, nbformat, ipykernel and pytest; the gcalc binary built (or
+# The Jupyter tests: the tests' cached venv (tests/venv.sh: jupyter_client,
+# jupyter_kernel_test, nbclient, nbformat, ipykernel, pytest, numpy), or
+# GCALC_TEST_PYTHON; the gcalc binary built (or
 # GCALC_BIN); the kernelspec installed into a throw-away prefix; pytest.
 # Usage: tests/jupyter/run.sh [--bench] [pytest args...]
 set -euo pipefail
@@ -9,27 +10,12 @@ root="$(cd "$here/../.." && pwd)"
 bench=0
 if [[ "${1:-}" == "--bench" ]]; then bench=1; shift; fi
 
-py="${PYTHON:-}"
+# The tests' venv (tests/venv.sh; tests/run makes it once and exports it).
+py="${GCALC_TEST_PYTHON:-}"
 if [[ -z "$py" ]]; then
-    for c in python3.11 python3 python; do
-        if command -v "$c" >/dev/null 2>&1; then py="$c"; break; fi
-    done
+    py="$(bash "$root/tests/venv.sh")"
 fi
-[[ -n "$py" ]] || { echo "run.sh: no python3 found" >&2; exit 2; }
-
-req="$here/requirements.txt"
-key="$( (cat "$req"; "$py" --version) | sha256sum | cut -c1-12)"
-cache="${XDG_CACHE_HOME:-$HOME/.cache}/gcalc"
-venv="$cache/jupyter-venv-$key"
-if [[ ! -x "$venv/bin/python" || ! -f "$venv/.complete" ]]; then
-    echo "run.sh: creating $venv"
-    rm -rf "$venv"
-    mkdir -p "$cache"
-    "$py" -m venv "$venv"
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req"
-    touch "$venv/.complete"
-fi
+venv_python="$py"
 
 bin="${GCALC_BIN:-}"
 if [[ -z "$bin" ]]; then
@@ -54,6 +40,6 @@ export GCALC_FLAGS="${GCALC_FLAGS:-device=cpu}"
 
 cd "$here"
 if [[ $bench == 1 ]]; then
-    exec "$venv/bin/python" bench_kernel.py
+    exec "$venv_python" bench_kernel.py
 fi
-"$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py
+"$venv_python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py

@@ -1,5 +1,6 @@
-//! .npy/.npz files: round trips, malformed files, atomic saves, and (when
-//! python3 with NumPy is present) files checked by NumPy in both directions.
+//! .npy/.npz files: round trips, malformed files, atomic saves, and files
+//! checked by NumPy in both directions (the tests' Python, GCALC_TEST_PYTHON;
+//! skipped visibly without NumPy, failing with GCALC_REQUIRE_NUMPY=1).
 
 use gcalc_runtime::npy::{self, Loaded};
 use gcalc_runtime::{Array, DType, ErrorKind};
@@ -126,20 +127,13 @@ fn bad_files_are_errors_not_panics() {
     );
 }
 
-fn numpy_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import numpy"])
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
-}
-
 #[test]
 fn numpy_reads_ours_and_we_read_numpys() {
-    if !numpy_available() {
-        eprintln!("SKIPPED numpy_reads_ours_and_we_read_numpys: python3 with numpy not found");
+    // The tests' Python with NumPy (tests/run's venv), as the differential tests use it.
+    let Some(oracle) = gcalc_difftest::Oracle::for_test("numpy_reads_ours_and_we_read_numpys")
+    else {
         return;
-    }
+    };
     let dir = tmpdir("np");
     let d = dir.path();
     for (name, a) in samples() {
@@ -176,7 +170,7 @@ np.savez_compressed(os.path.join(d, 'c.npz'), np.ones(3), w=np.zeros((2, 2), dty
 np.save(os.path.join(d, 'u8.npy'), np.arange(3, dtype=np.uint8))
 print('ok')
 "#;
-    let out = Command::new("python3")
+    let out = Command::new(&oracle.python)
         .arg("-c")
         .arg(script)
         .arg(d)

@@ -11,6 +11,8 @@ mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
 mod linalg_gemv;
+mod numpy_diff;
+mod numpy_side;
 mod ops_elementwise;
 mod ops_math;
 mod ops_power;

@@ -1,6 +1,6 @@
-//! The GPU tests, one binary (backend, ops, indexing, sessions, profiler,
-//! benchmark, poisoned context). They skip visibly without a GPU and fail
-//! instead when GCALC_REQUIRE_GPU=1. The poison test runs its body in a child
+//! The GPU tests, one binary (backend, ops, indexing, NumPy-differential
+//! suites, sessions, profiler, benchmark, poisoned context). They skip
+//! visibly without a GPU and fail instead when GCALC_REQUIRE_GPU=1. The poison test runs its body in a child
 //! process of this binary, since a poisoned CUDA context stays poisoned for
 //! the process.
 
@@ -8,10 +8,13 @@ mod gpu_backend;
 mod gpu_bench;
 mod gpu_compile_ew;
 mod gpu_index;
+mod gpu_numpy_diff;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
 mod gpu_session;
 mod gpu_util;
+#[path = "../core/numpy_side.rs"]
+mod numpy_side;
 #[path = "../profile/profile_util.rs"]
 mod profile_util;
