@@ -221,6 +221,16 @@ impl Array {
             items.extend((0..nd - used).map(|_| Index::full()));
         }
         let has_adv = items.iter().any(|i| matches!(i, Index::Array(_)));
+        // NumPy: advanced indices with a `...` between them are not adjacent,
+        // even when it stands for no axis (the index block goes first).
+        let is_adv =
+            |i: &Index| matches!(i, Index::Array(_)) || (has_adv && matches!(i, Index::Int(_)));
+        let first_adv = idx.iter().position(is_adv);
+        let last_adv = idx.iter().rposition(is_adv);
+        let split_by_ellipsis = match (first_adv, last_adv) {
+            (Some(f), Some(l)) => idx[f..l].iter().any(|i| matches!(i, Index::Ellipsis)),
+            _ => false,
+        };
 
         let (mut shape, mut strides) = (Vec::new(), Vec::new());
         let mut offset = self.offset() as isize;
@@ -325,7 +335,7 @@ impl Array {
         if advs.is_empty() {
             return Ok(Selection::View(self.view(shape, strides, base)));
         }
-        self.gather_plan(shape, strides, offset, advs)
+        self.gather_plan(shape, strides, offset, advs, split_by_ellipsis)
     }
 
     fn gather_plan(
@@ -334,6 +344,7 @@ impl Array {
         vstrides: Vec<isize>,
         offset: isize,
         mut advs: Vec<Adv>,
+        split_by_ellipsis: bool,
     ) -> Result<Selection> {
         let mut b: Vec<usize> = Vec::new();
         for a in &advs {
@@ -359,7 +370,7 @@ impl Array {
         let rest: Vec<usize> = (0..vshape.len())
             .filter(|d| !adv_axes.contains(d))
             .collect();
-        let adjacent = adv_axes.windows(2).all(|w| w[1] == w[0] + 1);
+        let adjacent = !split_by_ellipsis && adv_axes.windows(2).all(|w| w[1] == w[0] + 1);
         let first = adv_axes.first().copied().unwrap_or(0);
         // Output axes: Some(rest axis) or None for the broadcast index block.
         let mut slots: Vec<Option<usize>> = Vec::new();

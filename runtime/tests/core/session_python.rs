@@ -159,3 +159,23 @@ fn operators_fuse_with_the_rest_and_give_numpy_dtypes() {
         "(true, false, true)"
     );
 }
+
+#[test]
+fn none_newaxis_and_ellipsis_index_as_numpy() {
+    let mut s = session();
+    text(&mut s, "x = arange(4).reshape((2, 1, 2))");
+    assert_eq!(text(&mut s, "x[:, None, 0].shape"), "(2, 1, 2)");
+    assert_eq!(text(&mut s, "x[..., newaxis].shape"), "(2, 1, 2, 1)");
+    assert_eq!(
+        text(&mut s, "x[..., 1]"),
+        "[[1]\n [3]]\n<2x1 int64 @cpu(0)>"
+    );
+    // Advanced indices with a `...` between them are not adjacent, even
+    // when it stands for no axis: the index block goes first (NumPy).
+    assert_eq!(
+        text(&mut s, "x[:, 0, ..., [1, 0]]"),
+        "[[1 3]\n [0 2]]\n<2x2 int64 @cpu(0)>"
+    );
+    let e = error(&mut s, "x[..., 0, ...]");
+    assert!(e.rendered.contains("single ellipsis"), "{}", e.rendered);
+}

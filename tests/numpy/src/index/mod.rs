@@ -242,11 +242,6 @@ impl Kinds {
 /// with `GCALC_DIFF_KINDS=all`); CI then runs those cases.
 pub const CI_OFF: &[(&[Feature], &str)] = &[
     (&[Feature::AddAt], "add_at does not exist yet (F11)"),
-    (
-        &[Feature::NewAxisName],
-        "the name `newaxis` does not exist yet (F12)",
-    ),
-    (&[Feature::Ellipsis], "`...` does not parse yet (F12)"),
     (&[Feature::EmptyDims], "views into size-0 arrays panic (F1)"),
     (
         &[Feature::Aug, Feature::IntArray],
