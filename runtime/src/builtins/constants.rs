@@ -14,12 +14,12 @@ pub static CONSTANTS: &[Constant] = &[
     Constant {
         name: "pi",
         value: || Value::Float(std::f64::consts::PI),
-        doc: "pi = 3.141592653589793 (a Python float: it takes the dtype of the array it meets).",
+        doc: "The ratio of a circle's circumference to its diameter (a Python float: it takes the dtype of the array it meets).",
     },
     Constant {
         name: "e",
         value: || Value::Float(std::f64::consts::E),
-        doc: "Euler's number e = 2.718281828459045 (a Python float).",
+        doc: "Euler's number, the base of natural logarithms (a Python float).",
     },
     Constant {
         name: "inf",

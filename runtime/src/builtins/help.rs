@@ -16,7 +16,9 @@ pub static OPS: &[OpDef] = &[OpDef {
 
 /// The help text of one op.
 pub fn help_text(d: &OpDef) -> String {
-    let method = if d.method {
+    // A method of the op table (x.sum()), not of lists and dicts (xs.append()).
+    let global = ops::lookup(d.name).is_some_and(|g| std::ptr::eq(g, d));
+    let method = if d.method && global {
         format!("\n(also a method: x.{}(...))", d.name)
     } else {
         String::new()
