@@ -150,10 +150,7 @@ fn foreign(name: &str) -> Option<String> {
     match m {
         Some(Is(target)) if has(target) => Some(format!("gcalc calls it `{target}`")),
         Some(Is(target)) => Some(missing(target, "")),
-        Some(Missing(w)) if has(leaf) => {
-            let _ = w;
-            Some(format!("gcalc calls it `{leaf}`"))
-        }
+        Some(Missing(_)) if has(leaf) => Some(format!("gcalc calls it `{leaf}`")),
         Some(Missing(w)) => Some(missing(leaf, w)),
         Some(Say(text)) => Some(text.to_string()),
         None if has(leaf) && leaf != name => Some(format!("gcalc calls it `{leaf}`")),

@@ -278,8 +278,7 @@ fn list_pop(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 /// The position of the first item equal to `x` among `items[start..stop]`.
 fn find(i: &Interp, items: &[Value], x: &Value, start: usize, stop: usize) -> Option<usize> {
-    (start..stop.min(items.len()))
-        .find(|&k| i.items_equal(&items[k..k + 1], std::slice::from_ref(x)))
+    (start..stop.min(items.len())).find(|&k| i.member_equal(&items[k], x))
 }
 
 fn remove(i: &mut Interp, mut a: Args) -> Result<Value> {
@@ -327,9 +326,7 @@ fn count(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
     a.finish()?;
     let items = l.snapshot();
-    let n = (0..items.len())
-        .filter(|&k| i.items_equal(&items[k..k + 1], std::slice::from_ref(&x)))
-        .count();
+    let n = items.iter().filter(|v| i.member_equal(v, &x)).count();
     Ok(Value::Int(n as i64))
 }
 

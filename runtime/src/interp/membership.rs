@@ -33,7 +33,7 @@ impl Interp {
 
     /// Equality of two items of a container: the same object, or equal
     /// values (arrays only by identity: their `==` is elementwise).
-    fn member_equal(&self, a: &Value, b: &Value) -> bool {
+    pub(crate) fn member_equal(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Array(x), Value::Array(y)) => x.same_as(y),
             _ => self.values_equal(a, b),
