@@ -71,6 +71,10 @@ pub struct Session {
     /// Whether inputs are whole programs (scripts, `-e`) or cells, for the
     /// names checked before a run (`gcalc_lang::resolve`).
     scope: gcalc_lang::resolve::Scope,
+    /// Every name an earlier input that ran could bind, run or not: a cell
+    /// may read what an earlier cell assigns in a branch that did not run
+    /// (`if has_gpu { y = ... }`), guarded the same way.
+    bindable: std::collections::HashSet<String>,
 }
 
 impl Session {
@@ -78,6 +82,7 @@ impl Session {
         Session {
             interp: Interp::new(flags, out),
             scope: gcalc_lang::resolve::Scope::Cell,
+            bindable: Default::default(),
         }
     }
 
@@ -118,6 +123,8 @@ impl Session {
                 error: Some(self.render(unknown, source_name, code)),
             };
         }
+        self.bindable
+            .extend(gcalc_lang::resolve::bound_names(&parsed.program));
         // A stale interrupt (pressed while idle) must not stop the next input.
         self.interp.interrupt_flag().store(false, Ordering::Relaxed);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -155,7 +162,9 @@ impl Session {
     /// (found before the first statement runs, like pyflakes).
     fn unknown_names(&self, program: &gcalc_lang::Program, code: &str) -> Vec<Error> {
         let interp = &self.interp;
-        let found = gcalc_lang::resolve::unresolved(program, &|n| interp.knows(n), self.scope);
+        let bindable = &self.bindable;
+        let known = |n: &str| interp.knows(n) || bindable.contains(n);
+        let found = gcalc_lang::resolve::unresolved(program, &known, self.scope);
         let n = found.len();
         let bound = if n > 0 {
             gcalc_lang::resolve::bound_names(program)
@@ -284,6 +293,7 @@ impl Session {
     /// Forget every variable (flags stay).
     pub fn reset(&mut self) {
         self.interp.globals.clear();
+        self.bindable.clear();
     }
 
     /// The signature of a builtin, for a prompt's hint (`exp(x)`).

@@ -79,6 +79,20 @@ fn names_bound_in_a_branch_or_earlier_cells_are_fine() {
 }
 
 #[test]
+fn a_cell_may_read_what_an_earlier_cell_assigns_in_a_branch_that_did_not_run() {
+    let mut s = session();
+    text(&mut s, "has_gpu = false\nif has_gpu { y = 1 }");
+    // `y` was never bound, but an earlier cell could bind it: the guarded read runs.
+    assert_eq!(text(&mut s, "if has_gpu { y } else { 0 }"), "0");
+    // A name no input ever assigns is still caught before the run.
+    let e = error(&mut s, "if has_gpu { yy } else { 0 }");
+    assert!(e.rendered.contains("unknown name `yy`"), "{}", e.rendered);
+    s.reset();
+    let e = error(&mut s, "if false { y } else { 0 }");
+    assert!(e.rendered.contains("unknown name `y`"), "{}", e.rendered);
+}
+
+#[test]
 fn a_cell_may_define_what_a_function_reads_later_but_a_script_may_not() {
     let mut s = session();
     assert!(s.execute("fn f(x) = x + offset", "In[1]").error.is_none());
