@@ -145,6 +145,14 @@ pub fn run(cmd: Cmd) -> u8 {
             return 2;
         }
     };
+    use crate::signals::{Ending, install};
+    match cmd.command {
+        Command::Script { .. } | Command::Eval(_) | Command::Stdin => {
+            install(Ending::AlsoInterrupt)
+        }
+        Command::Repl | Command::JupyterKernel(_) => install(Ending::TermAndHup),
+        Command::Help | Command::Version | Command::JupyterInstall(_) => {}
+    }
     match cmd.command {
         Command::Help => {
             println!("{USAGE}");

@@ -5,6 +5,7 @@
 mod cli;
 mod jupyter;
 mod script;
+mod signals;
 mod terminal;
 
 use std::process::ExitCode;

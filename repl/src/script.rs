@@ -81,11 +81,63 @@ fn run_with_args(flags: Flags, code: &str, name: &str, show_value: bool, args: V
     0
 }
 
+/// Scripts longer than this are refused: a script is code, and a device
+/// such as `/dev/zero` never ends.
+pub const MAX_SCRIPT_BYTES: u64 = 64 << 20;
+
+/// The text of a script read from `r` (at most `MAX_SCRIPT_BYTES`), without
+/// a leading UTF-8 byte order mark (Python accepts one too).
+fn read_script(r: impl Read, name: &str) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    r.take(MAX_SCRIPT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > MAX_SCRIPT_BYTES {
+        return Err(format!(
+            "{name} is longer than {} MiB: too long for a script (data belongs in a .npy file: load(path))",
+            MAX_SCRIPT_BYTES >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{name} is not UTF-8 text (byte {} is not valid)",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
+/// What is at a script path that cannot be run as one (a device, a folder),
+/// or `None` for a regular file or a pipe (`gcalc <(cmd)`).
+fn not_a_script(path: &str) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let ft = std::fs::metadata(path).ok()?.file_type();
+    if ft.is_file() || ft.is_fifo() {
+        None
+    } else if ft.is_dir() {
+        Some("a folder")
+    } else if ft.is_char_device() || ft.is_block_device() {
+        Some("a device")
+    } else {
+        Some("not a regular file")
+    }
+}
+
 pub fn run_file(flags: Flags, path: &str, args: Vec<String>) -> u8 {
-    let code = match std::fs::read_to_string(path) {
+    if let Some(what) = not_a_script(path) {
+        eprintln!("gcalc: cannot run {path}: it is {what}, not a script file");
+        return 1;
+    }
+    let code = match std::fs::File::open(path)
+        .map_err(|e| format!("cannot read {path}: {e}"))
+        .and_then(|f| read_script(f, path))
+    {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("gcalc: cannot read {path}: {e}");
+            eprintln!("gcalc: {e}");
             return 1;
         }
     };
@@ -100,10 +152,11 @@ pub fn run_file(flags: Flags, path: &str, args: Vec<String>) -> u8 {
 }
 
 pub fn run_stdin(flags: Flags) -> u8 {
-    let mut code = String::new();
-    if let Err(e) = std::io::stdin().read_to_string(&mut code) {
-        eprintln!("gcalc: cannot read standard input: {e}");
-        return 1;
+    match read_script(std::io::stdin().lock(), "standard input") {
+        Ok(code) => run_code(flags, &code, "<stdin>", false),
+        Err(e) => {
+            eprintln!("gcalc: {e}");
+            1
+        }
     }
-    run_code(flags, &code, "<stdin>", false)
 }

@@ -45,7 +45,7 @@ fn main() {
     println!("exp_10M_f32 {t:.9}");
 
     let t = best(10, || {
-        reduce::reduce("sum", &x, None, false, FX).expect("sum");
+        reduce::reduce(gcalc_runtime::opid::ReduceOp::Sum, &x, None, false, FX).expect("sum");
     });
     println!("sum_10M_f32 {t:.9}");
 

@@ -45,32 +45,11 @@ pub fn repr(v: &Value) -> String {
         Value::Float(f) => float_text(*f),
         Value::Str(s) => format!("{s:?}"),
         Value::Array(a) => print::repr(a),
-        Value::Tuple(t) => {
-            let items: Vec<String> = t.iter().map(repr_inline).collect();
-            if items.len() == 1 {
-                format!("({},)", items[0])
-            } else {
-                format!("({})", items.join(", "))
-            }
+        // Walked with an explicit stack: any depth of nesting prints, and a
+        // list or dict that holds itself shows `[...]` / `{...}` there.
+        Value::Tuple(_) | Value::List(_) | Value::Dict(_) => {
+            crate::nested::repr_nested(v, repr_inline)
         }
-        Value::List(l) => in_cycle_guard(l.addr(), "[...]", || {
-            format!(
-                "[{}]",
-                l.snapshot()
-                    .iter()
-                    .map(repr_inline)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }),
-        Value::Dict(d) => in_cycle_guard(d.addr(), "{...}", || {
-            let items: Vec<String> = d
-                .snapshot()
-                .values()
-                .map(|(k, v)| format!("{}: {}", repr_inline(k), repr_inline(v)))
-                .collect();
-            format!("{{{}}}", items.join(", "))
-        }),
         Value::Func(f) => {
             let params: Vec<&str> = f.def.params.iter().map(|p| p.name.name.as_str()).collect();
             format!("<fn {}({})>", f.name, params.join(", "))
@@ -88,31 +67,6 @@ pub fn repr(v: &Value) -> String {
         }
         Value::Object(o) => o.repr(),
     }
-}
-
-thread_local! {
-    /// The lists and dicts being shown, outermost first (a list that holds
-    /// itself shows `[...]` there, as in Python).
-    static SHOWING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// `show()`, or `cycle` when the container at `addr` is already being shown.
-fn in_cycle_guard(addr: usize, cycle: &str, show: impl FnOnce() -> String) -> String {
-    if SHOWING.with(|s| s.borrow().contains(&addr)) {
-        return cycle.to_string();
-    }
-    /// Pops the address however `show` ends.
-    struct Shown;
-    impl Drop for Shown {
-        fn drop(&mut self) {
-            SHOWING.with(|s| {
-                s.borrow_mut().pop();
-            });
-        }
-    }
-    SHOWING.with(|s| s.borrow_mut().push(addr));
-    let _shown = Shown;
-    show()
 }
 
 /// Inside tuples and lists arrays are shown on one line when small.

@@ -152,6 +152,15 @@ impl Error {
     pub fn device(msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::Device, msg)
     }
+    /// Operands of `op` on two devices: the one error every op gives, naming
+    /// both devices and the fix (nothing is moved implicitly).
+    pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> Error {
+        Error::device(format!("operands on {a} and {b}"))
+            .with_op(op)
+            .with_help(format!(
+                "move one operand first: the one on {a} with .to({b}), or the one on {b} with .to({a}); nothing is copied behind your back"
+            ))
+    }
     pub fn flag(msg: impl Into<String>) -> Error {
         Error::new(ErrorKind::Flag, msg)
     }
@@ -213,14 +222,54 @@ impl From<std::io::Error> for Error {
     }
 }
 
-/// "did you mean `foo`?" for a name among candidates (see `hints::spelling`
-/// for what is close enough).
+/// "did you mean `foo`?" for a name among candidates (see `spelling` for
+/// what is close enough).
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let c: Vec<&str> = candidates.into_iter().collect();
-    crate::hints::spelling(name, &c).map(|c| format!("did you mean `{c}`?"))
+    spelling(name, &c).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// The closest of `candidates` to `name` by edit distance (transpositions
+/// count one), if close enough: at most one edit per three characters of
+/// the name, so names of one or two characters get no suggestion (an
+/// unknown `x` does not suggest `b`) unless only their case differs. Ties go
+/// to the candidate with the same first letter, then the nearer length.
+pub fn spelling<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    closest(name, candidates).map(|(c, _)| c)
+}
+
+/// `spelling`'s choice and its edit distance.
+pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<(&'a str, usize)> {
+    let n = name.chars().count();
+    let limit = n / 3;
+    let first = name.chars().next();
+    let mut best: Option<(usize, bool, usize, &str)> = None;
+    for &c in candidates {
+        if c == name {
+            continue;
+        }
+        let d = if c.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            edit_distance(name, c)
+        };
+        if d > limit && !c.eq_ignore_ascii_case(name) {
+            continue;
+        }
+        let key = (
+            d,
+            c.chars().next() != first,
+            c.chars().count().abs_diff(n),
+            c,
+        );
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
+        }
+    }
+    best.map(|b| (b.3, b.0))
 }
 
 /// Edit distance with adjacent transpositions counting one edit

@@ -219,14 +219,15 @@ impl Flags {
         match self.device {
             DeviceFlag::Cpu => Device::Cpu,
             DeviceFlag::Gpu(i) => Device::Gpu(i),
-            DeviceFlag::Auto => {
-                // A poisoned gpu(0) sends new arrays back to the CPU, so a session goes on.
-                if crate::cuda::gpu_count() > 0 && !crate::cuda::driver::is_poisoned(0) {
-                    Device::Gpu(0)
-                } else {
-                    Device::Cpu
-                }
-            }
+            DeviceFlag::Auto => crate::backend::devices::auto(),
+        }
+    }
+
+    /// The settings the backends obey, as plain values.
+    pub fn backend_config(&self) -> crate::backend::devices::Config {
+        crate::backend::devices::Config {
+            allow_gc: self.allow_gc,
+            launch_blocking: self.launch_blocking,
         }
     }
 

@@ -9,7 +9,7 @@
 //! hint: when a missing function is added (NumPy's `median`), its name is no
 //! longer unknown, `np.median` points at it, and nothing here changes.
 
-use crate::error::edit_distance;
+use crate::error::{closest, spelling};
 
 /// What a foreign name means in gcalc.
 enum Meaning {
@@ -207,44 +207,4 @@ pub fn unknown_attr(name: &str, candidates: &[&str]) -> Option<String> {
         Some(Say(text)) => Some(text.to_string()),
         _ => spelling(name, candidates).map(|c| format!("did you mean `{c}`?")),
     }
-}
-
-/// The closest of `candidates` to `name` by edit distance (transpositions
-/// count one), if close enough: at most one edit per three characters of
-/// the name, so names of one or two characters get no suggestion (an
-/// unknown `x` does not suggest `b`) unless only their case differs. Ties go
-/// to the candidate with the same first letter, then the nearer length.
-pub fn spelling<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    closest(name, candidates).map(|(c, _)| c)
-}
-
-/// `spelling`'s choice and its edit distance.
-fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<(&'a str, usize)> {
-    let n = name.chars().count();
-    let limit = n / 3;
-    let first = name.chars().next();
-    let mut best: Option<(usize, bool, usize, &str)> = None;
-    for &c in candidates {
-        if c == name {
-            continue;
-        }
-        let d = if c.eq_ignore_ascii_case(name) {
-            0
-        } else {
-            edit_distance(name, c)
-        };
-        if d > limit && !c.eq_ignore_ascii_case(name) {
-            continue;
-        }
-        let key = (
-            d,
-            c.chars().next() != first,
-            c.chars().count().abs_diff(n),
-            c,
-        );
-        if best.is_none_or(|b| key < b) {
-            best = Some(key);
-        }
-    }
-    best.map(|b| (b.3, b.0))
 }

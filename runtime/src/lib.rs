@@ -3,25 +3,33 @@
 
 pub mod array;
 pub mod autodiff;
+pub mod backend;
 pub mod builtins;
 pub mod complete;
 pub mod containers;
+pub mod cpu;
 pub mod cuda;
 pub mod device;
 pub mod display;
 pub mod error;
 pub mod flags;
+pub mod fused;
 pub mod fxhash;
 pub mod hints;
+pub mod host_limits;
 pub mod interp;
+pub mod nested;
 pub mod npy;
+pub mod opid;
 pub mod ops;
 pub mod output;
 pub mod plot;
 pub mod profile;
 pub mod pyformat;
 pub mod random;
+pub mod safe_write;
 pub mod session;
+pub mod source;
 pub mod value;
 
 pub use array::{Array, Element, HostData};

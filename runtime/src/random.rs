@@ -25,11 +25,7 @@
 //!   above, all 64 bits) and the value is `lo + ((x as u128 * r) >> 64)`
 //!   (Lemire's multiply-shift, without rejection: bias below r / 2^32).
 
-use crate::array::create::{alloc_with, place};
-use crate::array::{Array, Element as _};
-use crate::device::Device;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
 
 /// The session's generator state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,7 +88,7 @@ impl Rng {
     }
 
     /// Uniform [0, 1) values as f64 (exactly representable in `dtype`).
-    fn uniforms(&mut self, n: usize, dtype: DType) -> Vec<f64> {
+    pub fn uniforms(&mut self, n: usize, dtype: DType) -> Vec<f64> {
         match dtype {
             DType::Float64 => {
                 let w = self.words(n.saturating_mul(2));
@@ -112,7 +108,7 @@ impl Rng {
     }
 
     /// Standard normal values as f64 (Box-Muller on pairs).
-    fn normals(&mut self, n: usize, dtype: DType) -> Vec<f64> {
+    pub fn normals(&mut self, n: usize, dtype: DType) -> Vec<f64> {
         let pairs = n.div_ceil(2);
         let u = self.uniforms(pairs.saturating_mul(2), dtype);
         let mut out = Vec::with_capacity(pairs * 2);
@@ -127,115 +123,27 @@ impl Rng {
     }
 }
 
+impl Rng {
+    /// `n` integers in [lo, hi) (`lo < hi`), as the module docs define them.
+    pub fn randints(&mut self, lo: i64, hi: i64, n: usize) -> Vec<i64> {
+        let r = (hi as i128 - lo as i128) as u64;
+        if r <= 1 << 32 {
+            self.words(n)
+                .into_iter()
+                .map(|w| lo.wrapping_add(((w as u64 * r) >> 32) as i64))
+                .collect()
+        } else {
+            let w = self.words(n.saturating_mul(2));
+            w.chunks_exact(2)
+                .map(|p| {
+                    let x = ((p[1] as u64) << 32) | p[0] as u64;
+                    lo.wrapping_add(((x as u128 * r as u128) >> 64) as i64)
+                })
+                .collect()
+        }
+    }
+}
+
 fn u53(lo: u32, hi: u32) -> f64 {
     ((((hi as u64) << 32) | lo as u64) >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
-}
-
-fn float_dtype(dtype: DType, op: &str) -> Result<()> {
-    if !dtype.is_float() {
-        return Err(
-            Error::dtype(op, format!("{op} makes floating-point values, not {dtype}")).with_help(
-                format!("use dtype=float32 or float64, or {op}(...).astype({dtype})"),
-            ),
-        );
-    }
-    Ok(())
-}
-
-fn from_f64s(shape: &[usize], dtype: DType, vals: &[f64]) -> Result<Array> {
-    crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_f64(vals.get(i).copied().unwrap_or(0.0))))
-}
-
-fn numel(shape: &[usize], dtype: DType) -> Result<usize> {
-    crate::array::create::checked_numel(shape, dtype)
-}
-
-/// `rand(shape)`: uniform in [0, 1).
-pub fn rand(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
-    uniform(rng, 0.0, 1.0, shape, dtype, device)
-}
-
-/// `uniform(lo, hi, shape)`: uniform in [lo, hi).
-pub fn uniform(
-    rng: &mut Rng,
-    lo: f64,
-    hi: f64,
-    shape: &[usize],
-    dtype: DType,
-    device: Device,
-) -> Result<Array> {
-    float_dtype(dtype, "uniform")?;
-    let n = numel(shape, dtype)?;
-    if let Device::Gpu(i) = device {
-        return crate::cuda::rng::draw(rng, shape, dtype, false, lo, hi, i);
-    }
-    let u = rng.uniforms(n, dtype);
-    let v: Vec<f64> = u.into_iter().map(|u| lo + (hi - lo) * u).collect();
-    place(from_f64s(shape, dtype, &v)?, device)
-}
-
-/// `randn(shape)`: standard normal.
-pub fn randn(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
-    normal(rng, 0.0, 1.0, shape, dtype, device)
-}
-
-/// `normal(mu, sigma, shape)`.
-pub fn normal(
-    rng: &mut Rng,
-    mu: f64,
-    sigma: f64,
-    shape: &[usize],
-    dtype: DType,
-    device: Device,
-) -> Result<Array> {
-    float_dtype(dtype, "normal")?;
-    if sigma < 0.0 || sigma.is_nan() {
-        return Err(
-            Error::value(format!("normal: sigma must be non-negative, got {sigma}"))
-                .with_help("e.g. normal(0, 1, 10)"),
-        );
-    }
-    let n = numel(shape, dtype)?;
-    if let Device::Gpu(i) = device {
-        return crate::cuda::rng::draw(rng, shape, dtype, true, mu, sigma, i);
-    }
-    let z = rng.normals(n, dtype);
-    let v: Vec<f64> = z.into_iter().map(|z| mu + sigma * z).collect();
-    place(from_f64s(shape, dtype, &v)?, device)
-}
-
-/// `randint(lo, hi, shape)`: integers in [lo, hi), int64 unless `dtype` says otherwise.
-pub fn randint(
-    rng: &mut Rng,
-    lo: i64,
-    hi: i64,
-    shape: &[usize],
-    dtype: DType,
-    device: Device,
-) -> Result<Array> {
-    if hi <= lo {
-        return Err(Error::value(format!("randint: low >= high ({lo} >= {hi})"))
-            .with_help("e.g. randint(0, 10, 5) gives 0..9"));
-    }
-    let n = numel(shape, dtype)?;
-    if let Device::Gpu(i) = device {
-        return crate::cuda::rng::randint(rng, lo, hi, shape, dtype, i);
-    }
-    let r = (hi as i128 - lo as i128) as u64;
-    let v: Vec<i64> = if r <= 1 << 32 {
-        rng.words(n)
-            .into_iter()
-            .map(|w| lo.wrapping_add(((w as u64 * r) >> 32) as i64))
-            .collect()
-    } else {
-        let w = rng.words(n.saturating_mul(2));
-        w.chunks_exact(2)
-            .map(|p| {
-                let x = ((p[1] as u64) << 32) | p[0] as u64;
-                lo.wrapping_add(((x as u128 * r as u128) >> 64) as i64)
-            })
-            .collect()
-    };
-    let a = crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_i64(v.get(i).copied().unwrap_or(0)))?);
-    place(a, device)
 }

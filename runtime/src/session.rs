@@ -226,7 +226,7 @@ impl Session {
             let top: Vec<String> = gpu_vars
                 .iter()
                 .take(5)
-                .map(|v| format!("{} {}", v.0, crate::cuda::buffer::fmt_bytes(v.1)))
+                .map(|v| format!("{} {}", v.0, crate::device::fmt_bytes(v.1)))
                 .collect();
             e = e.with_note(format!("largest GPU variables: {}", top.join(", ")));
         }

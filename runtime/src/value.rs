@@ -5,6 +5,7 @@ use crate::array::Array;
 use crate::containers::{Dict, List};
 use crate::device::Device;
 use crate::dtype::DType;
+use crate::nested::Items;
 use crate::ops::OpDef;
 use gcalc_lang::ast::FnBody;
 use std::sync::Arc;
@@ -20,7 +21,8 @@ pub enum Value {
     Float(f64),
     Str(Arc<str>),
     Array(Array),
-    Tuple(Arc<Vec<Value>>),
+    /// Items drop without recursion however deep they nest (`crate::nested`).
+    Tuple(Arc<Items>),
     /// A shared mutable list (`containers::List`): aliases see each other's changes.
     List(List),
     /// A shared mutable dict in insertion order (`containers::Dict`).
@@ -107,13 +109,13 @@ impl Value {
         Value::Str(s.into())
     }
     pub fn tuple(v: Vec<Value>) -> Value {
-        Value::Tuple(Arc::new(v))
+        Value::Tuple(Arc::new(Items::from(v)))
     }
     pub fn list(v: Vec<Value>) -> Value {
         Value::List(List::new(v))
     }
     /// The items of a tuple, or a snapshot of a list's (`None` for other values).
-    pub fn seq_items(&self) -> Option<Arc<Vec<Value>>> {
+    pub fn seq_items(&self) -> Option<Arc<Items>> {
         match self {
             Value::Tuple(t) => Some(t.clone()),
             Value::List(l) => Some(l.snapshot()),

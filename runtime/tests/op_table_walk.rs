@@ -6,6 +6,7 @@
 
 use gcalc_runtime::array::layout;
 use gcalc_runtime::dtype::{DType, Kind};
+use gcalc_runtime::opid::ReduceOp;
 use gcalc_runtime::ops::elementwise::{Domain, EwDef, Rule, ew_def, result_kinds};
 use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
 use gcalc_runtime::ops::{self, linalg, reduce};
@@ -16,7 +17,7 @@ const FX: DType = DType::Float32;
 /// The CPU and every GPU gcalc can use.
 fn devices() -> Vec<Device> {
     let mut v = vec![Device::Cpu];
-    v.extend((0..gcalc_runtime::cuda::gpu_count()).map(|i| Device::Gpu(i as u32)));
+    v.extend((0..gcalc_runtime::backend::devices::gpu_count()).map(|i| Device::Gpu(i as u32)));
     v
 }
 
@@ -75,7 +76,7 @@ fn make(r: &mut Rng, dom: Domain, arg: usize, dt: DType, shape: &[usize]) -> Arr
 
 /// `make`, on device `d`.
 fn mk(d: Device, r: &mut Rng, dom: Domain, arg: usize, dt: DType, shape: &[usize]) -> Array {
-    gcalc_runtime::cuda::to_device(&make(r, dom, arg, dt, shape), d).unwrap()
+    gcalc_runtime::backend::to_device(&make(r, dom, arg, dt, shape), d).unwrap()
 }
 
 fn kind(o: &Operand) -> Kind {
@@ -266,7 +267,7 @@ fn every_elementwise_op_on_every_dtype_and_layout() {
 }
 
 /// Naive reductions over the f64 values of a (contiguous copy of an) array.
-fn ref_reduce(name: &str, v: &[f64], ddof: f64) -> f64 {
+fn ref_reduce(op: ReduceOp, v: &[f64], ddof: f64) -> f64 {
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
     let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - ddof);
@@ -279,30 +280,28 @@ fn ref_reduce(name: &str, v: &[f64], ddof: f64) -> f64 {
         }
         bi as f64
     };
-    match name {
-        "sum" => v.iter().sum(),
-        "mean" => mean,
-        "prod" => v.iter().product(),
-        "max" => v.iter().cloned().fold(f64::MIN, f64::max),
-        "min" => v.iter().cloned().fold(f64::MAX, f64::min),
-        "argmax" => first(&|x, b| x > b),
-        "argmin" => first(&|x, b| x < b),
-        "var" => var,
-        "std" => var.sqrt(),
-        "any" => v.iter().any(|&x| x != 0.0) as u8 as f64,
-        "all" => v.iter().all(|&x| x != 0.0) as u8 as f64,
-        _ => panic!("{name}"),
+    match op {
+        ReduceOp::Sum => v.iter().sum(),
+        ReduceOp::Mean => mean,
+        ReduceOp::Prod => v.iter().product(),
+        ReduceOp::Max => v.iter().cloned().fold(f64::MIN, f64::max),
+        ReduceOp::Min => v.iter().cloned().fold(f64::MAX, f64::min),
+        ReduceOp::Argmax => first(&|x, b| x > b),
+        ReduceOp::Argmin => first(&|x, b| x < b),
+        ReduceOp::Var => var,
+        ReduceOp::Std => var.sqrt(),
+        ReduceOp::Any => v.iter().any(|&x| x != 0.0) as u8 as f64,
+        ReduceOp::All => v.iter().all(|&x| x != 0.0) as u8 as f64,
     }
 }
 
 #[test]
 fn every_reduction_on_every_dtype_and_axis() {
     let mut r = Rng(12345);
-    let names = [
-        "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "any", "all",
-    ];
-    for name in names {
-        assert!(ops::lookup(name).is_some(), "{name} is in the table");
+    for &op in ReduceOp::ALL {
+        let name = op.name();
+        let entry = ops::lookup(name).map(|d| d.reduce_op());
+        assert_eq!(entry, Some(Some(op)), "{name} is in the table as {op:?}");
         for dt in DType::ALL {
             let base = make(&mut r, Domain::Small, 0, dt, &[3, 4, 5]);
             let base = if dt.is_float() {
@@ -313,7 +312,7 @@ fn every_reduction_on_every_dtype_and_axis() {
             let views = [base.clone(), base.view(vec![5, 4, 3], vec![1, 5, 20], 0)];
             // Every device reduces the same views; the reference reads the host's.
             let on_devices = devices().into_iter().flat_map(|d| {
-                let b = gcalc_runtime::cuda::to_device(&base, d).unwrap();
+                let b = gcalc_runtime::backend::to_device(&base, d).unwrap();
                 let dv = [b.clone(), b.view(vec![5, 4, 3], vec![1, 5, 20], 0)];
                 views.clone().into_iter().zip(dv)
             });
@@ -322,13 +321,11 @@ fn every_reduction_on_every_dtype_and_axis() {
                 let axes_list: Vec<Option<Vec<isize>>> =
                     vec![None, Some(vec![0]), Some(vec![-1]), Some(vec![0, 2])];
                 for axes in axes_list {
-                    if matches!(name, "argmax" | "argmin")
-                        && axes.as_ref().is_some_and(|a| a.len() > 1)
-                    {
+                    if op.is_arg() && axes.as_ref().is_some_and(|a| a.len() > 1) {
                         continue;
                     }
                     for keep in [false, true] {
-                        let got = reduce::reduce(name, &on_dev, axes.as_deref(), keep, FX).unwrap();
+                        let got = reduce::reduce(op, &on_dev, axes.as_deref(), keep, FX).unwrap();
                         assert_eq!(got.device(), on_dev.device(), "{name} stays on its device");
                         let nd = a.ndim();
                         let red: Vec<usize> = match &axes {
@@ -369,7 +366,7 @@ fn every_reduction_on_every_dtype_and_axis() {
                             let v: Vec<f64> = layout::OffsetIter::new(&rshape, &rst, o)
                                 .map(|k| h.get_f64(k))
                                 .collect();
-                            let want = ref_reduce(name, &v, 0.0);
+                            let want = ref_reduce(op, &v, 0.0);
                             let want = if got.dtype() == DType::Bool {
                                 (want != 0.0) as u8 as f64
                             } else {
@@ -381,12 +378,18 @@ fn every_reduction_on_every_dtype_and_axis() {
                                 gv[i]
                             );
                         }
-                        let want_dt = match name {
-                            "argmax" | "argmin" => DType::Int64,
-                            "any" | "all" => DType::Bool,
-                            "sum" | "prod" if !dt.is_float() => DType::Int64,
-                            "mean" | "std" | "var" if !dt.is_float() => FX,
-                            _ => dt,
+                        let want_dt = match op {
+                            ReduceOp::Argmax | ReduceOp::Argmin => DType::Int64,
+                            ReduceOp::Any | ReduceOp::All => DType::Bool,
+                            ReduceOp::Sum | ReduceOp::Prod if !dt.is_float() => DType::Int64,
+                            ReduceOp::Mean | ReduceOp::Std | ReduceOp::Var if !dt.is_float() => FX,
+                            ReduceOp::Sum
+                            | ReduceOp::Prod
+                            | ReduceOp::Mean
+                            | ReduceOp::Std
+                            | ReduceOp::Var
+                            | ReduceOp::Max
+                            | ReduceOp::Min => dt,
                         };
                         assert_eq!(got.dtype(), want_dt, "{name} of {dt}");
                     }
@@ -398,17 +401,15 @@ fn every_reduction_on_every_dtype_and_axis() {
 
 #[test]
 fn reductions_of_empty_arrays_on_every_device() {
-    let names = [
-        "sum", "mean", "prod", "max", "min", "argmax", "argmin", "std", "var", "any", "all",
-    ];
     for shape in [vec![0usize], vec![3, 0], vec![0, 3], vec![2, 0, 4]] {
         let h = Array::from_vec(Vec::<f32>::new(), shape.clone());
-        for name in names {
+        for &op in ReduceOp::ALL {
+            let name = op.name();
             for axes in [None, Some(vec![0isize]), Some(vec![-1])] {
-                let want = reduce::reduce(name, &h, axes.as_deref(), false, FX);
+                let want = reduce::reduce(op, &h, axes.as_deref(), false, FX);
                 for dev in devices() {
-                    let a = gcalc_runtime::cuda::to_device(&h, dev).unwrap();
-                    let got = reduce::reduce(name, &a, axes.as_deref(), false, FX);
+                    let a = gcalc_runtime::backend::to_device(&h, dev).unwrap();
+                    let got = reduce::reduce(op, &a, axes.as_deref(), false, FX);
                     let what = format!("{name} of {shape:?} axes {axes:?} on {dev}");
                     match (&got, &want) {
                         (Ok(g), Ok(w)) => {
@@ -538,15 +539,16 @@ fn linear_algebra_ops_against_naive_products() {
 #[test]
 fn random_ops_astype_and_indexing_on_every_device() {
     use gcalc_runtime::array::index::Index;
-    use gcalc_runtime::random;
+    use gcalc_runtime::ops::random_ops as random;
+    use gcalc_runtime::random::Rng as PhiloxRng;
     for name in ["rand", "randn", "uniform", "normal", "randint", "astype"] {
         assert!(ops::lookup(name).is_some(), "{name} is in the table");
     }
     // The same seed gives the CPU's numbers and generator state on every device.
     for dev in devices() {
         for dt in DType::ALL {
-            let (mut rc, mut rd) = (random::Rng::default(), random::Rng::default());
-            let draws: [&dyn Fn(&mut random::Rng, Device) -> Option<Array>; 4] = [
+            let (mut rc, mut rd) = (PhiloxRng::default(), PhiloxRng::default());
+            let draws: [&dyn Fn(&mut PhiloxRng, Device) -> Option<Array>; 4] = [
                 &|r, d| random::uniform(r, -1.0, 3.0, &[5, 7], dt, d).ok(),
                 &|r, d| random::normal(r, 0.5, 2.0, &[9], dt, d).ok(),
                 &|r, d| random::randint(r, -5, 9, &[4, 3], dt, d).ok(),
@@ -584,7 +586,7 @@ fn random_ops_astype_and_indexing_on_every_device() {
         let hc = h.copy().unwrap();
         hc.assign(&idx, &v).unwrap();
         for dev in devices() {
-            let a = gcalc_runtime::cuda::to_device(&h, dev).unwrap();
+            let a = gcalc_runtime::backend::to_device(&h, dev).unwrap();
             let g = a.index(&idx).unwrap();
             assert_eq!(g.device(), dev, "x[idx, 1:] of {dt}");
             assert_eq!(
@@ -593,7 +595,7 @@ fn random_ops_astype_and_indexing_on_every_device() {
                 "x[idx, 1:] of {dt} on {dev}"
             );
             let ac = a.copy().unwrap();
-            ac.assign(&idx, &gcalc_runtime::cuda::to_device(&v, dev).unwrap())
+            ac.assign(&idx, &gcalc_runtime::backend::to_device(&v, dev).unwrap())
                 .unwrap();
             assert_eq!(ac.device(), dev);
             let (gv, wv) = (ac.to_f64_vec().unwrap(), hc.to_f64_vec().unwrap());

@@ -1,6 +1,9 @@
 """gcalc kernel behaviour through jupyter_client: interrupts keep state,
 stdin round trip, restart, signatures, garbage input, and the rest of the
 protocol the conformance suite does not reach."""
+import datetime
+import hashlib
+import hmac
 import json
 import os
 import random
@@ -75,21 +78,27 @@ def test_restart(kernel):
     assert result_of(msgs) == "5"
 
 
-def test_bad_signature_is_not_executed(kernel):
-    km, kc = kernel
+def _raw_shell(km, username, date):
+    """A DEALER socket on the kernel's shell port and an execute_request
+    header of `username` dated `date`."""
     info = km.get_connection_info()
-    ctx = zmq.Context.instance()
-    sock = ctx.socket(zmq.DEALER)
+    sock = zmq.Context.instance().socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(f"{info['transport']}://{info['ip']}:{info['shell_port']}")
     header = {
         "msg_id": uuid.uuid4().hex,
-        "username": "mallory",
+        "username": username,
         "session": uuid.uuid4().hex,
-        "date": "2024-01-01T00:00:00Z",
+        "date": date,
         "msg_type": "execute_request",
         "version": "5.3",
     }
+    return sock, header
+
+
+def test_bad_signature_is_not_executed(kernel):
+    km, kc = kernel
+    sock, header = _raw_shell(km, "mallory", "2024-01-01T00:00:00Z")
     content = {"code": "stolen = 1", "silent": False}
     parts = [json.dumps(p).encode() for p in (header, {}, {}, content)]
     sock.send_multipart([b"<IDS|MSG>", b"0" * 64] + parts)
@@ -101,6 +110,31 @@ def test_bad_signature_is_not_executed(kernel):
     # a correctly signed message on the same socket still works
     reply, msgs = run(kc, "3")
     assert result_of(msgs) == "3"
+
+
+def test_replayed_message_is_not_executed(kernel):
+    """A byte-identical signed execute_request sent twice runs once (as
+    ipykernel's digest history does)."""
+    km, kc = kernel
+    run(kc, "replays = 0")
+    key = km.get_connection_info()["key"]
+    key = key.encode() if isinstance(key, str) else key
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    sock, header = _raw_shell(km, "eve", now)
+    content = {"code": "replays = replays + 1", "silent": False}
+    parts = [json.dumps(p).encode() for p in (header, {}, {}, content)]
+    sig = hmac.new(key, b"".join(parts), hashlib.sha256).hexdigest().encode()
+    frames = [b"<IDS|MSG>", sig] + parts
+    sock.send_multipart(frames)
+    assert sock.poll(TIMEOUT * 1000), "the signed message got no reply"
+    first = sock.recv_multipart()
+    assert json.loads(first[first.index(b"<IDS|MSG>") + 5])["status"] == "ok"
+    sock.send_multipart(frames)
+    # no reply comes for a dropped replay
+    assert sock.poll(1000) == 0
+    sock.close()
+    reply, msgs = run(kc, "replays")
+    assert result_of(msgs) == "1"
 
 
 def test_garbage_never_kills_the_kernel(kernel):
@@ -254,3 +288,69 @@ def test_many_prints_arrive_in_order(kernel):
     reply, msgs = run(kc, "for i in range(2000) { print(i) }")
     text = stdout_of(msgs)
     assert text.split() == [str(i) for i in range(2000)]
+
+
+def _peak_kb(km):
+    """The kernel process's peak resident memory (VmHWM), in kB."""
+    with open(f"/proc/{km.provisioner.process.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+LINE = "x" * 999
+PRINT_200MB = f'line = "{LINE}"\nfor i in range(200000) {{ print(line) }}'
+
+
+def test_output_is_not_kept_without_a_subscriber():
+    """200 MB printed with no IOPub subscriber: the kernel does not keep it
+    (it held every printed byte: 400 MB printed, 1.45 GB resident)."""
+    from jupyter_client.manager import KernelManager
+
+    from conftest import KERNEL
+
+    km = KernelManager(kernel_name=KERNEL)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels(iopub=False, stdin=False, hb=False)
+    try:
+        kc.kernel_info()
+        kc.get_shell_msg(timeout=TIMEOUT)
+        before = _peak_kb(km)
+        msg_id = kc.execute(PRINT_200MB)
+        reply = kc.get_shell_msg(timeout=180)
+        assert reply["parent_header"]["msg_id"] == msg_id
+        assert reply["content"]["status"] == "ok"
+        grew = _peak_kb(km) - before
+        assert grew < 120_000, f"the kernel's peak memory grew by {grew} kB"
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_output_to_a_client_that_does_not_read_iopub(kernel):
+    """The client subscribes to IOPub but reads it only after the reply
+    (a blocking client): the cell still finishes, the kernel's memory stays
+    bounded, and what could not be sent is reported as dropped."""
+    km, kc = kernel
+    before = _peak_kb(km)
+    msg_id = kc.execute(PRINT_200MB)
+    reply = kc.get_shell_msg(timeout=180)
+    assert reply["content"]["status"] == "ok"
+    grew = _peak_kb(km) - before
+    assert grew < 120_000, f"the kernel's peak memory grew by {grew} kB"
+    msgs = iopub_until_idle(kc, msg_id, timeout=120)
+    lines = stdout_of(msgs).split()
+    assert all(l == LINE for l in lines)
+    err = "".join(
+        m["content"]["text"]
+        for m in msgs
+        if m["msg_type"] == "stream" and m["content"]["name"] == "stderr"
+    )
+    if "dropped" in err:
+        assert len(lines) < 200000
+    else:
+        assert len(lines) == 200000
+    reply, msgs = run(kc, "1 + 1")
+    assert result_of(msgs) == "2"

@@ -11,7 +11,9 @@
 //! whatever the matrix's address (rows of one skew together, or registers
 //! shifted into place; edges masked; `rows_dot`'s few rows left over go
 //! unaligned): at L2 speed a load split over two lines costs about as much
-//! as two. Both sum in an order fixed by the sizes only, the same whatever
+//! as two. Long sums go in runs (4096 terms per accumulator chain) whose
+//! results are added in f64, so no float32 chain reaches the 2^24 terms at
+//! which it stops growing. Both sum in an order fixed by the sizes only, the same whatever
 //! the rows per pass, column blocking or alignment, so results are the same
 //! run to run (and whatever range of outputs a caller splits off to a thread;
 //! the AVX2 and AVX-512 paths agree too, the baseline rounds twice where they
@@ -34,6 +36,9 @@ pub trait GemvFloat:
 {
     /// `a * b + c`, fused when `FMA` (the AVX levels), else two roundings.
     fn madd<const FMA: bool>(a: Self, b: Self, c: Self) -> Self;
+    fn to_f64(self) -> f64;
+    /// The nearest value (f32) or the value itself (f64).
+    fn from_f64(v: f64) -> Self;
     /// Whether this is f64 (else f32).
     #[doc(hidden)]
     const F64: bool;
@@ -42,6 +47,14 @@ pub trait GemvFloat:
 impl GemvFloat for f32 {
     const F64: bool = false;
     #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> f32 {
+        v as f32
+    }
+    #[inline(always)]
     fn madd<const FMA: bool>(a: f32, b: f32, c: f32) -> f32 {
         if FMA { a.mul_add(b, c) } else { a * b + c }
     }
@@ -49,6 +62,14 @@ impl GemvFloat for f32 {
 
 impl GemvFloat for f64 {
     const F64: bool = true;
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
     #[inline(always)]
     fn madd<const FMA: bool>(a: f64, b: f64, c: f64) -> f64 {
         if FMA { a.mul_add(b, c) } else { a * b + c }
@@ -907,7 +928,41 @@ fn fits(m_len: usize, ld: usize, rows: usize, len: usize) -> bool {
             .is_some_and(|end| end <= m_len)
 }
 
-/// `y[i] = sum_j m[i * ld + j] * x[j]` for `i < y.len()`, `j < x.len()`.
+/// Elements of `x` per run of `rows_dot`: each of the `L` lanes adds 4096
+/// terms in `T`, then the run's sum is added to an f64 total. In f32 a
+/// chain of 2^24 or more terms stops growing (`ones(10**9) @ ones(10**9)`
+/// gave 2^28 = 16 lanes of 2^24); runs keep every chain short.
+const DOT_RUN: usize = L * 4096;
+/// Rows of `rows_axpy` per run (each output's chain in `T`), likewise.
+const AXPY_RUN: usize = 4096;
+
+/// Sum the runs `run(lo, hi, part)` of `0..k` in steps of `step` into `y`:
+/// each run's outputs in `part` (in `T`), their sum in f64 in run order
+/// (fixed by the sizes), rounded once into `y`.
+fn by_runs<T: GemvFloat>(
+    k: usize,
+    step: usize,
+    y: &mut [T],
+    mut run: impl FnMut(usize, usize, &mut [T]),
+) {
+    if k <= step || y.is_empty() {
+        return run(0, k, y);
+    }
+    let mut total = vec![0f64; y.len()];
+    let mut part = vec![T::default(); y.len()];
+    for lo in (0..k).step_by(step) {
+        run(lo, k.min(lo + step), &mut part);
+        for (t, p) in total.iter_mut().zip(&part) {
+            *t += p.to_f64();
+        }
+    }
+    for (o, t) in y.iter_mut().zip(total) {
+        *o = T::from_f64(t);
+    }
+}
+
+/// `y[i] = sum_j m[i * ld + j] * x[j]` for `i < y.len()`, `j < x.len()`:
+/// in runs of `DOT_RUN` elements of each row, summed in f64.
 /// Panics if a row runs past `m`.
 pub fn rows_dot<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     assert!(
@@ -918,6 +973,14 @@ pub fn rows_dot<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
         y.fill(T::default());
         return;
     }
+    // Each run's rows start `lo` into the rows and stay inside `m` (`fits`).
+    by_runs(x.len(), DOT_RUN, y, |lo, hi, part| {
+        dot_run(&m[lo..], ld, &x[lo..hi], part)
+    });
+}
+
+/// One run of `rows_dot` (the caller checked `fits`).
+fn dot_run<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     #[cfg(target_arch = "x86_64")]
     match level() {
         // SAFETY: `level()` checked that the CPU has these features.
@@ -928,13 +991,22 @@ pub fn rows_dot<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     rows_dot_base(m, ld, x, y)
 }
 
-/// `y[j] = sum_k x[k] * m[k * ld + j]` for `j < y.len()`, `k < x.len()`.
+/// `y[j] = sum_k x[k] * m[k * ld + j]` for `j < y.len()`, `k < x.len()`:
+/// in runs of `AXPY_RUN` rows, summed in f64.
 /// Panics if a row runs past `m`.
 pub fn rows_axpy<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     assert!(
         fits(m.len(), ld, x.len(), y.len()),
         "gemv: matrix too short"
     );
+    // A run of rows lo..hi starts at row lo, inside `m` (`fits`).
+    by_runs(x.len(), AXPY_RUN, y, |lo, hi, part| {
+        axpy_run(&m[(lo * ld).min(m.len())..], ld, &x[lo..hi], part)
+    });
+}
+
+/// One run of `rows_axpy` (the caller checked `fits`).
+fn axpy_run<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     #[cfg(target_arch = "x86_64")]
     match level() {
         // SAFETY: `level()` checked that the CPU has these features.
@@ -1208,6 +1280,59 @@ mod tests {
         assert_eq!(y, [0.0; 3]);
         rows_axpy(&m, 4, &x, &mut []);
         rows_dot(&m, 4, &x, &mut []);
+    }
+
+    /// Long sums go in runs, each in the kernels' order, added in f64: the
+    /// same bits as that, whatever level and split.
+    #[test]
+    fn long_sums_add_runs_in_f64() {
+        let mut rng = Rng(0xC0FF_EE00_1234_5678);
+        let k = 3 * DOT_RUN + 21;
+        let (rows, ld) = (3, k + 5);
+        let m: Vec<f32> = (0..(rows - 1) * ld + k)
+            .map(|_| rng.next() as f32)
+            .collect();
+        let x: Vec<f32> = (0..k).map(|_| rng.next() as f32).collect();
+        let mut y = [0f32; 3];
+        rows_dot(&m, ld, &x, &mut y);
+        let fma = level() != Level::Base;
+        for (i, &yi) in y.iter().enumerate() {
+            let mut want = 0f64;
+            for lo in (0..k).step_by(DOT_RUN) {
+                let hi = k.min(lo + DOT_RUN);
+                let r = &m[i * ld + lo..i * ld + hi];
+                let run = if fma {
+                    ref_dot::<f32, true>(r, 0, &x[lo..hi], 1)
+                } else {
+                    ref_dot::<f32, false>(r, 0, &x[lo..hi], 1)
+                };
+                want += run[0] as f64;
+            }
+            assert_eq!(yi, want as f32, "row {i}");
+        }
+        let mut y1 = [0f32; 2];
+        rows_dot(&m[ld..], ld, &x, &mut y1);
+        assert_eq!(y1, y[1..]);
+    }
+
+    /// A float32 chain stops growing at 2^24 terms of 1: `rows_axpy` over
+    /// 2^25 rows (one row repeated, `ld` 0) must still count them all; so
+    /// must `rows_dot` over 2^25 elements.
+    #[test]
+    fn float32_sums_do_not_stop_at_2_pow_24() {
+        let n = 1usize << 25;
+        let ones = vec![1f32; n];
+        let mut y = [0f32; 3];
+        rows_axpy(&[1f32; 3], 0, &ones, &mut y);
+        assert_eq!(y, [n as f32; 3]);
+        let mut d = [0f32; 1];
+        rows_dot(&ones, 0, &ones, &mut d);
+        assert_eq!(d, [n as f32]);
+        // The old order (one chain per output) loses every 1 past 2^24.
+        assert_eq!(
+            ref_axpy::<f32, false>(&[1f32], 0, &ones, 1),
+            [(1u32 << 24) as f32]
+        );
     }
 
     #[test]

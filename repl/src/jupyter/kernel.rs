@@ -63,17 +63,25 @@ fn log_rejected(channel: &str, r: Rejected) {
         Rejected::BadSignature => {
             eprintln!("gcalc kernel: dropped a {channel} message with an invalid signature")
         }
+        Rejected::Replayed => eprintln!(
+            "gcalc kernel: dropped a replayed {channel} message (its signature was seen before)"
+        ),
         Rejected::Malformed(m) => {
             eprintln!("gcalc kernel: dropped a malformed {channel} message: {m}")
         }
     }
 }
 
-/// Read the next verified message from a ROUTER half; bad ones are logged and skipped.
-async fn next_request<S: SocketRecv>(conn: &mut Connection<S>, channel: &str) -> Option<Request> {
+/// Read the next verified message from a ROUTER half; bad and replayed
+/// ones are logged and skipped.
+async fn next_request<S: SocketRecv>(
+    conn: &mut Connection<S>,
+    channel: &str,
+    digests: &wire::Digests,
+) -> Option<Request> {
     loop {
         match conn.socket.recv().await {
-            Ok(z) => match wire::parse(z, &conn.mac) {
+            Ok(z) => match wire::parse(z, &conn.mac, digests) {
                 Ok(r) => return Some(r),
                 Err(e) => log_rejected(channel, e),
             },
@@ -105,6 +113,7 @@ async fn serve(info: ConnectionInfo, flags: Flags) -> Result<(), String> {
         .map_err(|e| err("heartbeat", e))?;
 
     let shared = Arc::new(Shared::default());
+    let digests = Arc::new(wire::Digests::default());
     let (iopub_tx, iopub_rx) = unbounded_channel::<IoPub>();
     let (shell_out_tx, mut shell_out_rx) = unbounded_channel::<JupyterMessage>();
     let (stdin_out_tx, mut stdin_out_rx) = unbounded_channel::<JupyterMessage>();
@@ -142,11 +151,12 @@ async fn serve(info: ConnectionInfo, flags: Flags) -> Result<(), String> {
         .recv()
         .map_err(|_| "the worker thread stopped at start".to_string())?;
 
-    tokio::spawn(iopub_task(iopub, iopub_rx));
+    tokio::spawn(iopub_task(iopub, iopub_rx, shared.clone()));
 
     let (mut shell_send, mut shell_recv) = shell.split();
+    let d = digests.clone();
     tokio::spawn(async move {
-        while let Some(req) = next_request(&mut shell_recv, "shell").await {
+        while let Some(req) = next_request(&mut shell_recv, "shell", &d).await {
             if jobs_tx.send(Job::Shell(req)).is_err() {
                 break;
             }
@@ -168,8 +178,9 @@ async fn serve(info: ConnectionInfo, flags: Flags) -> Result<(), String> {
             }
         }
     });
+    let d = digests.clone();
     tokio::spawn(async move {
-        while let Some(req) = next_request(&mut stdin_recv, "stdin").await {
+        while let Some(req) = next_request(&mut stdin_recv, "stdin", &d).await {
             if req.msg_type() == "input_reply" {
                 let v = req.str_field("value").unwrap_or("").to_string();
                 let _ = answer_tx.send(v);
@@ -193,6 +204,7 @@ async fn serve(info: ConnectionInfo, flags: Flags) -> Result<(), String> {
         shared.clone(),
         handle.clone(),
         exit_tx,
+        digests,
     ));
 
     // SIGINT interrupts the running cell, like an interrupt_request.
@@ -217,8 +229,9 @@ async fn control_task(
     shared: Arc<Shared>,
     handle: InterruptHandle,
     exit: UnboundedSender<bool>,
+    digests: Arc<wire::Digests>,
 ) {
-    while let Some(req) = next_request(&mut control, "control").await {
+    while let Some(req) = next_request(&mut control, "control", &digests).await {
         let t = req.msg_type().to_string();
         let content = match t.as_str() {
             "interrupt_request" => {
@@ -251,11 +264,13 @@ enum IoEvent {
     Sub(Result<SubscriptionEvent, jupyter_zmq_client::RuntimeError>),
 }
 
-/// Sends IOPub traffic, merging stream text queued back to back into one
-/// message, and answers each subscription with `iopub_welcome` (JEP 65).
+/// Sends IOPub traffic, merging stream text queued back to back into
+/// messages of at most `MAX_MERGED` bytes, and answers each subscription with
+/// `iopub_welcome` (JEP 65). What it has sent leaves the shared backlog.
 async fn iopub_task(
     mut iopub: jupyter_zmq_client::KernelIoPubXPubConnection,
     mut rx: UnboundedReceiver<IoPub>,
+    shared: Arc<Shared>,
 ) {
     loop {
         let ev = tokio::select! {
@@ -269,11 +284,19 @@ async fn iopub_task(
                 while let Ok(m) = rx.try_recv() {
                     batch.push(m);
                 }
+                let bytes: usize = batch
+                    .iter()
+                    .map(|m| match m {
+                        IoPub::Stream { text, .. } => text.len(),
+                        IoPub::Msg(_) => 0,
+                    })
+                    .sum();
                 for m in merge_streams(batch) {
                     if let Err(e) = iopub.send(m).await {
                         eprintln!("gcalc kernel: iopub send: {e}");
                     }
                 }
+                shared.backlog.fetch_sub(bytes, Ordering::Relaxed);
             }
             IoEvent::Sub(Ok(SubscriptionEvent::Subscribe(topic))) => {
                 let m = wire::iopub(None, "iopub_welcome", json!({ "subscription": topic }));
@@ -283,6 +306,10 @@ async fn iopub_task(
         }
     }
 }
+
+/// Bytes of stream text merged into one IOPub message at most (one print
+/// larger than this goes alone).
+const MAX_MERGED: usize = 1 << 20;
 
 fn merge_streams(batch: Vec<IoPub>) -> Vec<JupyterMessage> {
     let mut out = Vec::new();
@@ -303,7 +330,13 @@ fn merge_streams(batch: Vec<IoPub>) -> Vec<JupyterMessage> {
                 out.push(*msg);
             }
             IoPub::Stream { parent, name, text } => match &mut pending {
-                Some((p, n, t)) if *n == name && p.msg_id() == parent.msg_id() => t.push_str(&text),
+                Some((p, n, t))
+                    if *n == name
+                        && p.msg_id() == parent.msg_id()
+                        && t.len() + text.len() <= MAX_MERGED =>
+                {
+                    t.push_str(&text)
+                }
                 _ => {
                     flush(&mut pending, &mut out);
                     pending = Some((*parent, name, text));

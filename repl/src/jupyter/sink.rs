@@ -8,7 +8,7 @@ use gcalc_runtime::output::Progress;
 use gcalc_runtime::{DisplayData, Output};
 use jupyter_protocol::JupyterMessage;
 use serde_json::{Map, Value, json};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -33,17 +33,41 @@ pub struct Ctx {
     pub progress_id: Option<String>,
 }
 
+/// Stream bytes queued for IOPub beyond which printing waits for the IOPub
+/// task: a cell printing faster than messages leave must not make the
+/// kernel hold every printed byte.
+pub const MAX_BACKLOG: usize = 8 << 20;
+/// How long printing waits for IOPub to make progress before it drops text
+/// instead (a subscriber that does not read stalls IOPub's sends; libzmq's
+/// PUB, which ipykernel uses, drops at its high-water mark likewise).
+const STALL: Duration = Duration::from_secs(2);
+
 /// State shared by the worker, the sink and the control task.
 #[derive(Default)]
 pub struct Shared {
     ctx: Mutex<Ctx>,
     /// Set by an interrupt; ends a wait for input.
     pub interrupted: AtomicBool,
+    /// Bytes of stream text queued for IOPub and not yet sent.
+    pub backlog: AtomicUsize,
+    /// IOPub made no progress for `STALL`: stream text is dropped (and
+    /// counted in `dropped`) until the backlog halves.
+    stalled: AtomicBool,
+    dropped: AtomicUsize,
 }
 
 impl Shared {
     pub fn ctx(&self) -> MutexGuard<'_, Ctx> {
         self.ctx.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    /// The note for output dropped since the last note (`None` when nothing was).
+    pub fn dropped_note(&self) -> Option<String> {
+        let lost = self.dropped.swap(0, Ordering::Relaxed);
+        (lost > 0).then(|| {
+            format!(
+                "\n[gcalc: {lost} bytes of output were dropped: the front-end was not reading]\n"
+            )
+        })
     }
 }
 
@@ -106,13 +130,48 @@ impl JupyterOutput {
         if text.is_empty() {
             return;
         }
-        if let Some(parent) = self.parent() {
-            let _ = self.iopub.send(IoPub::Stream {
-                parent: Box::new(parent),
-                name,
-                text: text.to_string(),
-            });
+        let Some(parent) = self.parent() else { return };
+        let sh = &self.shared;
+        if sh.stalled.load(Ordering::Relaxed) {
+            if sh.backlog.load(Ordering::Relaxed) > MAX_BACKLOG / 2 {
+                sh.dropped.fetch_add(text.len(), Ordering::Relaxed);
+                return;
+            }
+            sh.stalled.store(false, Ordering::Relaxed);
+            if let Some(note) = sh.dropped_note() {
+                self.queue(&parent, "stderr", note);
+            }
         }
+        self.queue(&parent, name, text.to_string());
+        // Back-pressure while IOPub makes progress (an interrupt stops the
+        // wait; the statement then stops at its next check).
+        let (mut last, mut since) = (usize::MAX, std::time::Instant::now());
+        loop {
+            let now = sh.backlog.load(Ordering::Relaxed);
+            if now <= MAX_BACKLOG
+                || sh.interrupted.load(Ordering::Relaxed)
+                || self.iopub.is_closed()
+            {
+                return;
+            }
+            if now < last {
+                (last, since) = (now, std::time::Instant::now());
+            } else if since.elapsed() > STALL {
+                sh.stalled.store(true, Ordering::Relaxed);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Queue stream text for IOPub, counted in the backlog.
+    fn queue(&self, parent: &Request, name: &'static str, text: String) {
+        self.shared.backlog.fetch_add(text.len(), Ordering::Relaxed);
+        let _ = self.iopub.send(IoPub::Stream {
+            parent: Box::new(parent.clone()),
+            name,
+            text,
+        });
     }
 }
 

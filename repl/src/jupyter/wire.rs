@@ -1,11 +1,14 @@
 //! The wire format seam: turns a signed ZeroMQ multipart message into a
 //! leniently parsed request (missing fields get defaults, a bad signature is
-//! rejected), and builds replies and IOPub messages as raw JSON content so
-//! that nothing is ever sent as `null` where the spec wants `{}`.
+//! rejected, and so is a replayed one), and builds replies and IOPub
+//! messages as raw JSON content so that nothing is ever sent as `null` where
+//! the spec wants `{}`.
 
 use jupyter_protocol::{Header, JupyterMessage, UnknownMessage};
 use jupyter_zmq_client::RawMessage;
 use serde_json::{Map, Value, json};
+use std::collections::{HashSet, VecDeque};
+use std::sync::Mutex;
 
 /// One verified incoming message.
 #[derive(Clone)]
@@ -39,15 +42,62 @@ impl Request {
 /// Why an incoming message was dropped.
 pub enum Rejected {
     BadSignature,
+    /// A signature seen before: the same signed bytes sent again.
+    Replayed,
     Malformed(String),
 }
 
-/// Verify the signature and parse a message; never fails on missing fields.
-pub fn parse(zmsg: zeromq::ZmqMessage, mac: &Option<ring::hmac::Key>) -> Result<Request, Rejected> {
+/// Signatures kept to refuse replays, as ipykernel's `digest_history_size`.
+const DIGESTS_KEPT: usize = 1 << 16;
+
+/// The signatures of the last `DIGESTS_KEPT` verified messages, on every
+/// channel (a message replayed on another socket is refused too).
+#[derive(Default)]
+pub struct Digests {
+    inner: Mutex<(HashSet<Vec<u8>>, VecDeque<Vec<u8>>)>,
+}
+
+impl Digests {
+    /// Record `sig`; false when it was seen before.
+    fn first_time(&self, sig: &[u8]) -> bool {
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (seen, order) = &mut *g;
+        if !seen.insert(sig.to_vec()) {
+            return false;
+        }
+        order.push_back(sig.to_vec());
+        if order.len() > DIGESTS_KEPT
+            && let Some(old) = order.pop_front()
+        {
+            seen.remove(&old);
+        }
+        true
+    }
+}
+
+/// Verify the signature (refusing one seen before) and parse a message;
+/// never fails on missing fields.
+pub fn parse(
+    zmsg: zeromq::ZmqMessage,
+    mac: &Option<ring::hmac::Key>,
+    digests: &Digests,
+) -> Result<Request, Rejected> {
+    // The signature is the frame after the delimiter.
+    let sig = zmsg
+        .iter()
+        .position(|p| &p[..] == b"<IDS|MSG>")
+        .and_then(|i| zmsg.get(i + 1))
+        .map(|b| b.to_vec());
     let raw = RawMessage::from_multipart(zmsg, mac).map_err(|e| match e {
         jupyter_zmq_client::RuntimeError::VerifyError(_) => Rejected::BadSignature,
         other => Rejected::Malformed(other.to_string()),
     })?;
+    if mac.is_some()
+        && let Some(sig) = sig
+        && !digests.first_time(&sig)
+    {
+        return Err(Rejected::Replayed);
+    }
     let header_v: Value = raw
         .jparts
         .first()
@@ -156,4 +206,25 @@ pub fn unsupported(msg_type: &str) -> Value {
         "evalue": format!("gcalc does not support `{msg_type}`"),
         "traceback": [],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_signature_is_taken_once_and_the_oldest_are_forgotten() {
+        let d = Digests::default();
+        assert!(d.first_time(b"aa"));
+        assert!(!d.first_time(b"aa"));
+        assert!(d.first_time(b"bb"));
+        for i in 0..DIGESTS_KEPT {
+            assert!(d.first_time(format!("{i:08}").as_bytes()));
+        }
+        // "aa" and "bb" were the oldest: forgotten, so bounded.
+        let g = d.inner.lock().unwrap();
+        assert_eq!((g.0.len(), g.1.len()), (DIGESTS_KEPT, DIGESTS_KEPT));
+        drop(g);
+        assert!(!d.first_time(format!("{:08}", DIGESTS_KEPT - 1).as_bytes()));
+    }
 }

@@ -269,6 +269,13 @@ impl Worker {
         }
         self.shared.interrupted.store(false, Ordering::Relaxed);
         let outcome = self.session.execute(&code, &format!("In [{n}]"));
+        if let Some(note) = self.shared.dropped_note() {
+            let _ = self.iopub.send(IoPub::Stream {
+                parent: Box::new(req.clone()),
+                name: "stderr",
+                text: note,
+            });
+        }
         let mut output_text = None;
         if let Some(v) = &outcome.value
             && !silent

@@ -135,6 +135,7 @@ fn install_sigint(handle: InterruptHandle, running: Arc<AtomicBool>, presses: Ar
             && presses.fetch_add(1, Ordering::Relaxed) + 1 >= HARD_EXIT_PRESSES
         {
             eprintln!("\ngcalc: the statement does not stop; quitting");
+            gcalc_runtime::safe_write::end_writes();
             std::process::exit(130);
         }
     });

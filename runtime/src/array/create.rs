@@ -1,46 +1,23 @@
-//! Making arrays: checked allocation, `zeros ones full eye arange linspace`,
+//! Making arrays: `zeros ones full eye arange linspace` on any device,
 //! nested lists to arrays (`value_to_array`), and back (`item`, `tolist`).
 
+pub use super::alloc::{alloc_with, checked_numel, from_host_checked};
 use super::layout::fmt_shape;
-use super::{Array, Element, HostData};
+pub use super::scalar::Scalar;
+use super::{Array, Element};
+use crate::backend;
 use crate::device::Device;
 use crate::dtype::{DType, Kind, promote_kinds};
 use crate::error::{Error, Result};
 use crate::value::Value;
 
-/// A scalar that has not yet been given a dtype (a literal, a `full` value).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Scalar {
-    Bool(bool),
-    Int(i64),
-    Float(f64),
+/// Put a freshly made host array on `device`.
+fn place(a: Array, device: Device) -> Result<Array> {
+    backend::to_device(&a, device)
 }
 
 impl Scalar {
-    /// The scalar as an element of type `T` (NumPy's casting: float->int truncates).
-    pub fn to_elem<T: Element>(self) -> T {
-        match self {
-            Scalar::Bool(b) => T::from_i64(b as i64),
-            Scalar::Int(i) => T::from_i64(i),
-            Scalar::Float(f) => T::from_f64(f),
-        }
-    }
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Scalar::Bool(b) => b as u8 as f64,
-            Scalar::Int(i) => i as f64,
-            Scalar::Float(f) => f,
-        }
-    }
-    /// The weak kind of the scalar, for NEP 50 promotion.
-    pub fn kind(self) -> Kind {
-        match self {
-            Scalar::Bool(_) => Kind::WeakBool,
-            Scalar::Int(_) => Kind::WeakInt,
-            Scalar::Float(_) => Kind::WeakFloat,
-        }
-    }
-    /// A language value that is a scalar (bool, int, float, or a size-1 array is not included).
+    /// A language value that is a scalar (bool, int, float; a size-1 array is not one).
     pub fn from_value(v: &Value) -> Option<Scalar> {
         match v {
             Value::Bool(b) => Some(Scalar::Bool(*b)),
@@ -51,78 +28,9 @@ impl Scalar {
     }
 }
 
-/// Number of elements of `shape`, or a clear error when the array could never be allocated.
-pub fn checked_numel(shape: &[usize], dtype: DType) -> Result<usize> {
-    let too_big = || {
-        Error::new(
-            crate::error::ErrorKind::OutOfMemory,
-            format!(
-                "array of shape {} and dtype {dtype} is too large to allocate",
-                fmt_shape(shape)
-            ),
-        )
-        .with_help("use a smaller shape")
-    };
-    let mut n: usize = 1;
-    for &d in shape {
-        n = n.checked_mul(d).ok_or_else(too_big)?;
-    }
-    let bytes = n.checked_mul(dtype.size()).ok_or_else(too_big)?;
-    if bytes > isize::MAX as usize {
-        return Err(too_big());
-    }
-    Ok(n)
-}
-
-/// A host buffer of `n` elements made by `f(i)`, allocated without aborting on failure.
-pub(crate) fn alloc_with<T: Element>(
-    shape: &[usize],
-    mut f: impl FnMut(usize) -> T,
-) -> Result<Array> {
-    let n = checked_numel(shape, T::DTYPE)?;
-    let mut v: Vec<T> = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
-        Error::new(
-            crate::error::ErrorKind::OutOfMemory,
-            format!(
-                "array of shape {} needs {} bytes, more than the host can give",
-                fmt_shape(shape),
-                n.saturating_mul(T::DTYPE.size())
-            ),
-        )
-        .with_help("use a smaller shape, or free variables you no longer need")
-    })?;
-    v.extend((0..n).map(&mut f));
-    Ok(Array::from_vec(v, shape))
-}
-
-/// The one place array code refuses GPU data until the CUDA backend provides
-/// the kernel: reading or writing elements on the host needs a host array.
-pub(crate) fn host_only(a: &Array, op: &str) -> Result<()> {
-    if a.device().is_gpu() {
-        // GPU: replace with a device kernel when the CUDA backend lands.
-        return Err(crate::cuda::no_gpu().with_op(op));
-    }
-    Ok(())
-}
-
-/// Put a freshly made host array on `device` (the cuda seam does the move).
-pub(crate) fn place(a: Array, device: Device) -> Result<Array> {
-    crate::cuda::to_device(&a, device)
-}
-
 impl Array {
     pub fn full(shape: &[usize], value: Scalar, dtype: DType, device: Device) -> Result<Array> {
-        if let Device::Gpu(i) = device {
-            let e = match value {
-                Scalar::Float(f) => crate::cuda::ew::Expr::Float(f, dtype),
-                Scalar::Int(n) => crate::cuda::ew::Expr::Int(n, dtype),
-                Scalar::Bool(b) => crate::cuda::ew::Expr::Int(b as i64, dtype),
-            };
-            return crate::cuda::ew::eval(&e, dtype, Some(shape), Some(i));
-        }
-        let a = crate::with_dtype!(dtype, T => { let x: T = value.to_elem(); alloc_with::<T>(shape, |_| x)? });
-        place(a, device)
+        backend::create::full(shape, value, dtype, device)
     }
     pub fn zeros(shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
         Array::full(shape, Scalar::Int(0), dtype, device)
@@ -260,6 +168,13 @@ fn collect(
     match v {
         Value::List(_) | Value::Tuple(_) => {
             let items = v.seq_items().unwrap_or_default();
+            if dims.len() == crate::npy::MAX_DIMS {
+                return Err(Error::value(format!(
+                    "array: the list is nested more than {} levels deep; an array has at most {} dimensions (NumPy's limit)",
+                    crate::npy::MAX_DIMS,
+                    crate::npy::MAX_DIMS
+                )));
+            }
             dims.push(items.len());
             if items.is_empty() {
                 check_leaf(dims, &[], pos, shape)?;
@@ -349,17 +264,4 @@ fn check_leaf(
         }
     }
     Ok(())
-}
-
-/// A host array made from raw data after checking the length (used by loaders).
-pub(crate) fn from_host_checked(data: HostData, shape: Vec<usize>) -> Result<Array> {
-    let n = checked_numel(&shape, data.dtype())?;
-    if n != data.len() {
-        return Err(Error::internal(format!(
-            "{} elements for shape {}",
-            data.len(),
-            fmt_shape(&shape)
-        )));
-    }
-    Ok(Array::from_host(data, shape))
 }

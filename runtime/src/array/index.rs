@@ -2,10 +2,9 @@
 //! the same buffer; integer arrays and boolean masks gather a copy. `assign`
 //! writes through the same rules into the array's own buffer.
 
-use super::create::host_only;
 use super::layout::{broadcast_shapes, broadcast_strides, contiguous_strides, fmt_shape};
 use super::{Array, Element, can_cast_same_kind};
-use crate::device::Device;
+use crate::backend;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 
@@ -106,18 +105,7 @@ impl Array {
     pub fn index(&self, idx: &[Index]) -> Result<Array> {
         match self.select(idx)? {
             Selection::View(v) => Ok(v),
-            Selection::Gather { shape, offsets } if self.device().is_gpu() => {
-                crate::cuda::index::gather(self, &offsets, shape)
-            }
-            Selection::Gather { shape, offsets } => {
-                host_only(self, "index")?;
-                let d = self.host_read()?;
-                let data = crate::with_dtype!(self.dtype(), T => {
-                    let s = T::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in index"))?;
-                    T::wrap(offsets.iter().map(|&o| s.get(o).copied().unwrap_or_default()).collect())
-                });
-                Ok(Array::from_host(data, shape))
-            }
+            Selection::Gather { shape, offsets } => backend::index::gather(self, &offsets, shape),
         }
     }
 
@@ -144,13 +132,7 @@ impl Array {
                 self.dtype()
             )));
         }
-        // A GPU array takes host values (literals such as `x[0] = 5`) uploaded
-        // as they are, then broadcast there; another GPU's values are an error.
-        let src = match (self.device(), src.device()) {
-            (Device::Gpu(_), Device::Cpu) => crate::cuda::to_device(src, self.device())?,
-            (a, b) if a != b => return Err(crate::ops::device_mismatch("assign", a, b)),
-            _ => src.clone(),
-        };
+        let src = backend::index::values_for(self, src, "assign")?;
         let src = src.broadcast_to(&shape).map_err(|_| {
             Error::shape(
                 "assign",
@@ -162,29 +144,12 @@ impl Array {
             )
             .with_help("the value's trailing dimensions must equal the selection's, or be 1")
         })?;
-        let offsets: Vec<usize> = match sel {
-            Selection::View(v) if self.device().is_gpu() => {
-                return crate::cuda::index::store_view(&v, &src);
+        match sel {
+            Selection::View(v) => backend::index::store_view(&v, &src),
+            Selection::Gather { offsets, .. } => {
+                backend::index::store_offsets(self, &offsets, &src)
             }
-            Selection::Gather { offsets, .. } if self.device().is_gpu() => {
-                return crate::cuda::index::store_offsets(self, &offsets, &src);
-            }
-            Selection::View(v) => v.offsets().collect(),
-            Selection::Gather { offsets, .. } => offsets,
-        };
-        host_only(&src, "assign")?;
-        crate::with_dtype!(self.dtype(), T => {
-            // Read the source completely first: it may share this buffer (x[1:] = x[:-1]).
-            let vals = src.to_vec::<T>()?;
-            let mut d = self.host_write()?;
-            let s = T::slice_mut(&mut d).ok_or_else(|| Error::internal("dtype mismatch in assign"))?;
-            for (o, v) in offsets.into_iter().zip(vals) {
-                if let Some(slot) = s.get_mut(o) {
-                    *slot = v;
-                }
-            }
-        });
-        Ok(())
+        }
     }
 
     fn select(&self, idx: &[Index]) -> Result<Selection> {
@@ -271,11 +236,7 @@ impl Array {
                 }
                 Index::Ellipsis => {}
                 Index::Array(a) => {
-                    let a = if a.device().is_gpu() {
-                        a.to_host()?
-                    } else {
-                        a.clone()
-                    };
+                    let a = a.to_host()?;
                     if a.dtype() == DType::Bool {
                         let k = a.ndim();
                         let dims = &self.shape()[ax..ax + k];

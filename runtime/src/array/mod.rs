@@ -4,39 +4,36 @@
 //! are held inline up to 4 dims (`Dims`), so making or cloning a view of such
 //! an array does not touch the heap.
 
+pub mod alloc;
 pub mod create;
 pub mod host;
 pub mod index;
 pub mod layout;
-pub mod pool;
 pub mod print;
+mod scalar;
 pub mod shape_ops;
 
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 pub use host::{Element, HostData};
+pub use scalar::Scalar;
 use smallvec::SmallVec;
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, RwLock};
 
 /// A view's shape: inline up to 4 dims, on the heap beyond.
 pub type Dims = SmallVec<[usize; 4]>;
 /// A view's strides (in elements), held like `Dims`.
 pub type Strides = SmallVec<[isize; 4]>;
 
-/// Where the elements live. A GPU buffer is held through the CUDA backend.
+/// Where the elements live. A GPU buffer is the CUDA backend's type (the one
+/// name of a backend in the data layer). Only the dispatch layer looks inside:
+/// the methods that depend on where the elements are (`Storage::device`,
+/// `Array::host_read`, `host_write`, `to_host`, `contiguous`, `buffer_len`)
+/// are in `backend/storage.rs`.
 pub enum Storage {
     Host(RwLock<HostData>),
     Cuda(crate::cuda::DeviceBuffer),
-}
-
-impl Storage {
-    pub fn device(&self) -> Device {
-        match self {
-            Storage::Host(_) => Device::Cpu,
-            Storage::Cuda(b) => b.device(),
-        }
-    }
 }
 
 pub struct Array {
@@ -199,20 +196,6 @@ impl Array {
         Arc::ptr_eq(&self.storage, &other.storage)
     }
 
-    /// Read access to a host buffer.
-    pub fn host_read(&self) -> Result<RwLockReadGuard<'_, HostData>> {
-        match &*self.storage {
-            Storage::Host(l) => Ok(l.read().unwrap_or_else(|p| p.into_inner())),
-            Storage::Cuda(_) => Err(Error::internal("host_read on a GPU array")),
-        }
-    }
-    pub fn host_write(&self) -> Result<RwLockWriteGuard<'_, HostData>> {
-        match &*self.storage {
-            Storage::Host(l) => Ok(l.write().unwrap_or_else(|p| p.into_inner())),
-            Storage::Cuda(_) => Err(Error::internal("host_write on a GPU array")),
-        }
-    }
-
     /// The element offsets of this view in C order.
     pub fn offsets(&self) -> layout::OffsetIter {
         layout::OffsetIter::new(&self.shape, &self.strides, self.offset)
@@ -235,37 +218,6 @@ impl Array {
     }
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
         self.to_vec::<f64>()
-    }
-
-    /// This array on the host: itself if already there, else a copy (sync point).
-    pub fn to_host(&self) -> Result<Array> {
-        match &*self.storage {
-            Storage::Host(_) => Ok(self.clone()),
-            Storage::Cuda(b) => b.download_view(self),
-        }
-    }
-
-    /// A C-contiguous array with the same elements: `self` when it already is one
-    /// whose view covers its whole buffer from offset 0, else a copy on the same device.
-    pub fn contiguous(&self) -> Result<Array> {
-        if self.is_contiguous() && self.offset == 0 && self.buffer_len() == self.size() {
-            return Ok(self.clone());
-        }
-        match &*self.storage {
-            Storage::Host(_) => {
-                let data = crate::with_dtype!(self.dtype, T => T::wrap(self.to_vec::<T>()?));
-                Ok(Array::from_host(data, self.shape.clone()))
-            }
-            Storage::Cuda(b) => b.contiguous_copy(self),
-        }
-    }
-
-    /// Number of elements in the underlying buffer.
-    pub fn buffer_len(&self) -> usize {
-        match &*self.storage {
-            Storage::Host(l) => l.read().map(|d| d.len()).unwrap_or(0),
-            Storage::Cuda(b) => b.len(),
-        }
     }
 
     /// Flat element at C-order position `i` as f64 (host arrays only).

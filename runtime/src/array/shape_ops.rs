@@ -1,9 +1,10 @@
 //! Shape operations: reshape, transpose, squeeze, expand_dims, ravel/flatten,
 //! concat, stack, broadcast_to, astype, copy. Views where NumPy gives views.
 
-use super::create::{checked_numel, host_only};
+use super::create::checked_numel;
 use super::layout::{broadcast_strides_dims, contiguous_strides_dims, fmt_shape};
-use super::{Array, Dims, Element as _, Strides};
+use super::{Array, Dims, Strides};
+use crate::backend;
 use crate::dtype::{DType, promote};
 use crate::error::{Error, Result};
 
@@ -155,7 +156,7 @@ impl Array {
 
     /// A new contiguous buffer with the same elements, on the same device.
     pub fn copy(&self) -> Result<Array> {
-        crate::cuda::copy_to_device(self, self.device())
+        backend::copy_to_device(self, self.device())
     }
 
     /// A view of this array as `shape` following NumPy's broadcasting (zero strides).
@@ -188,12 +189,7 @@ impl Array {
         if dtype == self.dtype() {
             return self.copy();
         }
-        if self.device().is_gpu() {
-            return crate::cuda::ew::copy(self, dtype);
-        }
-        host_only(self, "astype")?;
-        let data = crate::with_dtype!(dtype, T => T::wrap(self.to_vec::<T>()?));
-        Ok(Array::from_host(data, self.shape()))
+        backend::copy::cast(self, dtype)
     }
 
     /// Join arrays along an existing axis (their dtypes promoted).
@@ -234,33 +230,7 @@ impl Array {
         let mut shape = first.shape().to_vec();
         shape[ax] = total;
         checked_numel(&shape, dtype)?;
-        if let crate::device::Device::Gpu(g) = first.device() {
-            // On the device: each part stored into its slice of the output.
-            let out = crate::cuda::ew::zeros(&shape, dtype, g)?;
-            let mut off = 0;
-            for a in arrays {
-                let mut vshape = shape.clone();
-                vshape[ax] = a.shape()[ax];
-                let at = off * out.strides()[ax] as usize;
-                let view = out.view(vshape, out.strides().to_vec(), at);
-                crate::cuda::index::store_view(&view, a)?;
-                off += a.shape()[ax];
-            }
-            return Ok(out);
-        }
-        let outer: usize = shape[..ax].iter().product();
-        let data = crate::with_dtype!(dtype, T => {
-            let parts = arrays.iter().map(|a| a.to_vec::<T>()).collect::<Result<Vec<_>>>()?;
-            let mut out: Vec<T> = Vec::with_capacity(shape.iter().product());
-            for o in 0..outer {
-                for (a, p) in arrays.iter().zip(&parts) {
-                    let chunk: usize = a.shape()[ax..].iter().product();
-                    out.extend_from_slice(&p[o * chunk..(o + 1) * chunk]);
-                }
-            }
-            T::wrap(out)
-        });
-        Ok(Array::from_host(data, shape))
+        backend::copy::concat(arrays, ax, &shape, dtype)
     }
 
     /// Join arrays of one shape along a new axis.
@@ -291,11 +261,7 @@ impl Array {
 
 pub(crate) fn same_device(a: &Array, b: &Array, op: &str) -> Result<()> {
     if a.device() != b.device() {
-        return Err(
-            Error::device(format!("operands on {} and {}", a.device(), b.device()))
-                .with_op(op)
-                .with_help(format!("move one of them first, e.g. b.to({})", a.device())),
-        );
+        return Err(Error::device_mismatch(op, a.device(), b.device()));
     }
     Ok(())
 }

@@ -101,7 +101,7 @@ pub(crate) fn sum_to(a: &Array, shape: &[usize], float_x: DType) -> Result<Array
         .filter(|&d| d < lead || (shape[d - lead] == 1 && a.shape()[d] != 1))
         .map(|d| d as isize)
         .collect();
-    let s = crate::ops::reduce::reduce("sum", a, Some(&axes), false, float_x)?;
+    let s = crate::ops::reduce::reduce(crate::opid::ReduceOp::Sum, a, Some(&axes), false, float_x)?;
     let want: Vec<i64> = shape.iter().map(|&d| d as i64).collect();
     s.reshape(&want)
 }
@@ -117,7 +117,7 @@ pub(crate) fn cast(a: Array, dtype: DType) -> Result<Array> {
 /// The gradient of `x[idx]` for `x` of `shape`: `g` added into zeros at the
 /// selected positions (repeated indices add up, in index order, in float64).
 /// The positions are worked out on the host from the index alone; a GPU `g`
-/// stays on its device (`cuda::index::scatter_add`, deterministic).
+/// stays on its device (`backend::index::scatter_add`, deterministic).
 pub(super) fn scatter_add(
     g: &Array,
     shape: &[usize],
@@ -128,15 +128,5 @@ pub(super) fn scatter_add(
     let pos = Array::from_vec((0..size as i64).collect::<Vec<i64>>(), shape.to_vec());
     let offs = pos.index(idx)?;
     let g = g.broadcast_to(offs.shape())?;
-    if g.device().is_gpu() {
-        return crate::cuda::index::scatter_add(&g, &offs.to_vec::<i64>()?, shape, dtype);
-    }
-    let (gv, ov) = (g.to_f64_vec()?, offs.to_vec::<i64>()?);
-    let mut out = vec![0.0f64; size];
-    for (o, v) in ov.into_iter().zip(gv) {
-        if let Some(slot) = out.get_mut(o as usize) {
-            *slot += v;
-        }
-    }
-    Array::from_vec(out, shape.to_vec()).astype(dtype)
+    crate::backend::index::scatter_add(&g, &offs.to_vec::<i64>()?, shape, dtype)
 }

@@ -14,6 +14,7 @@ use crate::array::layout::broadcast_shapes;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::Interp;
+use crate::opid::ReduceOp;
 use crate::ops::elementwise::ew_def;
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::profile::GradOf;
@@ -93,8 +94,8 @@ impl Tape {
                     out,
                     inputs,
                 } => {
-                    let _rec = interp.grad_record(GradOf::Op(op), &out);
-                    if let Some(t) = whole_reduction(op, &pos, &kw, &g) {
+                    let _rec = interp.grad_record(GradOf::Op(op.name), &out);
+                    if let Some(t) = whole_reduction(op.reduce_op(), &pos, &kw, &g) {
                         self.add_tree(fx, &mut adj, inputs[0], t)?;
                         continue;
                     }
@@ -273,7 +274,12 @@ fn value_leaf(v: Value) -> Result<EwNode> {
 /// The input's adjoint tree for `sum(x)` / `mean(x)` over every element
 /// (`keepdims` either way): `g` (over n), broadcast when it is used; `None`
 /// for any other call (its rule runs).
-fn whole_reduction(op: &str, pos: &[Value], kw: &[(String, Value)], g: &EwNode) -> Option<EwNode> {
+fn whole_reduction(
+    op: Option<ReduceOp>,
+    pos: &[Value],
+    kw: &[(String, Value)],
+    g: &EwNode,
+) -> Option<EwNode> {
     let whole = kw
         .iter()
         .all(|(k, v)| k == "keepdims" || (k == "axis" && matches!(v, Value::None)));
@@ -282,9 +288,9 @@ fn whole_reduction(op: &str, pos: &[Value], kw: &[(String, Value)], g: &EwNode) 
         return None;
     }
     let n = x.size();
-    match op {
-        "sum" => Some(g.clone()),
-        "mean" if n > 0 => Some(EwNode::Op {
+    match op? {
+        ReduceOp::Sum => Some(g.clone()),
+        ReduceOp::Mean if n > 0 => Some(EwNode::Op {
             op: super::op("multiply").ok()?,
             args: vec![g.clone(), EwNode::Leaf(Operand::Float(1.0 / n as f64))],
         }),

@@ -132,7 +132,7 @@ impl GradFunc {
             .with_help(help)
         };
         let a = match v {
-            Value::Float(f) => crate::cuda::to_device(
+            Value::Float(f) => crate::backend::to_device(
                 &Array::from_host(
                     crate::HostData::from_f64s(interp.float_x(), [*f].into_iter()),
                     vec![],

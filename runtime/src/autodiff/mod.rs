@@ -59,8 +59,8 @@ enum NodeKind {
     /// A fused elementwise tree (its leaves carry their node ids).
     Ew { tree: EwNode, out: Array },
     Op {
-        /// The op's name (the profiler's `grad of <op>`).
-        op: &'static str,
+        /// The op (its name is the profiler's `grad of <op>`).
+        op: &'static OpDef,
         rule: GradFn,
         pos: Vec<Value>,
         kw: Vec<(String, Value)>,
@@ -241,8 +241,8 @@ impl Interp {
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());
             }
-            (OpKind::Func(_), Some(rule)) => rule,
-            (OpKind::Func(_), None) => return self.call_def_raw(def, args),
+            (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
+            (OpKind::Func(_) | OpKind::Reduce(_), None) => return self.call_def_raw(def, args),
         };
         let pos: Vec<Value> = args.pos.iter().map(frozen).collect();
         let kw: Vec<(String, Value)> = args
@@ -265,7 +265,7 @@ impl Interp {
             })
             .collect();
         let kind = NodeKind::Op {
-            op: def.name,
+            op: def,
             rule,
             pos,
             kw,

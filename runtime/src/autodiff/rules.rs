@@ -13,6 +13,7 @@ use crate::array::index::Index;
 use crate::array::shape_ops::norm_axis;
 use crate::error::{Error, Result};
 use crate::interp::Interp;
+use crate::opid::ReduceOp;
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::ops::linalg;
 use crate::ops::reduce::reduce;
@@ -122,8 +123,14 @@ pub fn prod_grad(i: &mut Interp, call: &GradCall) -> Grads {
     let fx = i.float_x();
     let zero = eq(leaf(&x), c(0.0));
     let nz = ev(i, where_(zero.clone(), c(1.0), leaf(&x)))?;
-    let nz_prod = reduce("prod", &nz, Some(&r.ax()), true, fx)?;
-    let zc = reduce("sum", &ev(i, zero.clone())?, Some(&r.ax()), true, fx)?;
+    let nz_prod = reduce(ReduceOp::Prod, &nz, Some(&r.ax()), true, fx)?;
+    let zc = reduce(
+        ReduceOp::Sum,
+        &ev(i, zero.clone())?,
+        Some(&r.ax()),
+        true,
+        fx,
+    )?;
     let at_zero = where_(eq(leaf(&zc), c(1.0)), leaf(&nz_prod), c(0.0));
     let d = where_(zero, at_zero, leaf(&out) / leaf(&x));
     Ok(vec![Some(ev(i, leaf(&g) * d)?.into())])
@@ -133,7 +140,7 @@ fn extreme_grad(i: &mut Interp, call: &GradCall) -> Grads {
     let (x, r, g, out) = red_parts(call)?;
     let mask = eq(leaf(&x), leaf(&out));
     let count = reduce(
-        "sum",
+        ReduceOp::Sum,
         &ev(i, mask.clone())?,
         Some(&r.ax()),
         true,
@@ -153,7 +160,7 @@ pub fn min_grad(i: &mut Interp, call: &GradCall) -> Grads {
 
 pub fn var_grad(i: &mut Interp, call: &GradCall) -> Grads {
     let (x, r, g, _) = red_parts(call)?;
-    let m = reduce("mean", &x, Some(&r.ax()), true, i.float_x())?;
+    let m = reduce(ReduceOp::Mean, &x, Some(&r.ax()), true, i.float_x())?;
     let k = 2.0 / (r.count(&x) - r.ddof as f64);
     Ok(vec![Some(
         ev(i, leaf(&g) * c(k) * (leaf(&x) - leaf(&m)))?.into(),
@@ -162,7 +169,7 @@ pub fn var_grad(i: &mut Interp, call: &GradCall) -> Grads {
 
 pub fn std_grad(i: &mut Interp, call: &GradCall) -> Grads {
     let (x, r, g, out) = red_parts(call)?;
-    let m = reduce("mean", &x, Some(&r.ax()), true, i.float_x())?;
+    let m = reduce(ReduceOp::Mean, &x, Some(&r.ax()), true, i.float_x())?;
     let n = r.count(&x) - r.ddof as f64;
     let d = leaf(&g) * (leaf(&x) - leaf(&m)) / (c(n) * leaf(&out));
     Ok(vec![Some(ev(i, d)?.into())])
@@ -277,7 +284,7 @@ pub fn astype(_: &mut Interp, call: &GradCall) -> Grads {
 pub fn to_device(_: &mut Interp, call: &GradCall) -> Grads {
     let x = array(arg(call, 0, "x"))?;
     Ok(vec![Some(
-        crate::cuda::to_device(&call.g, x.device())?.into(),
+        crate::backend::to_device(&call.g, x.device())?.into(),
     )])
 }
 

@@ -1,6 +1,7 @@
 //! Device builtins: cpu(), gpu(i), devices(), sync(), x.to(d), x.copyto(d), mem().
 
 use super::lang::int_arg;
+use crate::backend::{self, devices};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -76,9 +77,9 @@ pub static OPS: &[OpDef] = &[
 
 /// Error unless GPU `i` is usable.
 pub fn check_gpu(i: u32) -> Result<()> {
-    let n = crate::cuda::gpu_count();
+    let n = devices::gpu_count();
     if n == 0 {
-        return Err(crate::cuda::why_no_gpu());
+        return Err(devices::why_no_gpu());
     }
     if i as usize >= n {
         return Err(Error::device(format!(
@@ -92,7 +93,7 @@ pub fn check_gpu(i: u32) -> Result<()> {
 
 /// Wait for every device's queued work (a no-op on the CPU).
 pub fn sync_all() -> Result<()> {
-    crate::cuda::sync_all()
+    devices::sync_all()
 }
 
 pub fn device_arg(v: &Value) -> Result<Device> {
@@ -140,14 +141,14 @@ fn devices(i: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
     let mut list = vec![Value::Device(Device::Cpu)];
     let mut text = format!("cpu(0): {} threads\n", rayon::current_num_threads());
-    let n = crate::cuda::gpu_count();
+    let n = devices::gpu_count();
     for g in 0..n {
         list.push(Value::Device(Device::Gpu(g as u32)));
     }
     if n == 0 {
-        text.push_str(&format!("no GPU: {}\n", crate::cuda::why_no_gpu().message));
+        text.push_str(&format!("no GPU: {}\n", devices::why_no_gpu().message));
     } else {
-        text.push_str(&crate::cuda::info::devices_text());
+        text.push_str(&devices::gpus_text());
     }
     i.out.stdout(&text);
     Ok(Value::list(list))
@@ -157,11 +158,7 @@ fn sync(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.opt("x")?;
     a.finish()?;
     match &x {
-        Some(Value::Array(arr)) => {
-            if let Device::Gpu(i) = arr.device() {
-                crate::cuda::gpu(i)?.sync()?;
-            }
-        }
+        Some(Value::Array(arr)) => devices::sync(arr.device())?,
         _ => sync_all()?,
     }
     Ok(x.unwrap_or(Value::None))
@@ -181,23 +178,23 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = array_arg(a.req("x")?, "to")?;
     let d = device_arg(&a.req("device")?)?;
     a.finish()?;
-    Ok(Value::Array(crate::cuda::to_device(&x, d)?))
+    Ok(Value::Array(backend::to_device(&x, d)?))
 }
 
 fn copyto(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = array_arg(a.req("x")?, "copyto")?;
     let d = device_arg(&a.req("device")?)?;
     a.finish()?;
-    Ok(Value::Array(crate::cuda::copy_to_device(&x, d)?))
+    Ok(Value::Array(backend::copy_to_device(&x, d)?))
 }
 
 fn mem(i: &mut Interp, a: Args) -> Result<Value> {
     a.finish()?;
-    if crate::cuda::gpu_count() == 0 {
+    if devices::gpu_count() == 0 {
         i.out
             .stdout("no GPU: nothing is allocated on a device (CPU arrays use ordinary memory)\n");
     } else {
-        let t = crate::cuda::info::mem_text()?;
+        let t = devices::mem_text()?;
         i.out.stdout(&t);
     }
     Ok(Value::None)
@@ -215,11 +212,8 @@ fn cuda_module(i: &mut Interp, mut a: Args) -> Result<Value> {
     };
     let dev = match a.opt("device")? {
         Some(v) => device_arg(&v)?,
-        None => match i.default_device() {
-            Device::Cpu if crate::cuda::gpu_count() > 0 => Device::Gpu(0),
-            d => d,
-        },
+        None => backend::custom::default_device(i.default_device()),
     };
     a.finish()?;
-    crate::cuda::custom::cuda_module(&src, dev)
+    super::cuda_module::cuda_module(&src, dev)
 }

@@ -423,11 +423,7 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
     let xa = crate::array::create::value_to_array(&x, None, fx)?;
     let ya = crate::array::create::value_to_array(&y, None, fx)?;
     if xa.device() != ya.device() {
-        return Err(crate::ops::device_mismatch(
-            "allclose",
-            xa.device(),
-            ya.device(),
-        ));
+        return Err(Error::device_mismatch("allclose", xa.device(), ya.device()));
     }
     let shape = crate::array::layout::broadcast_shapes(xa.shape(), ya.shape(), "allclose")?;
     let xs = xa.to_f64_vec()?;

@@ -2,6 +2,7 @@
 //! devices; array operations live in `ops`.
 
 pub mod constants;
+pub mod cuda_module;
 pub mod device;
 pub mod help;
 pub mod lang;

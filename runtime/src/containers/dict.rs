@@ -62,8 +62,53 @@ impl HashKey {
     }
 }
 
-/// The entries: each key's value, with the key as first written.
-pub type Entries = IndexMap<HashKey, (Value, Value), BuildHasherDefault<FxHasher>>;
+type Map = IndexMap<HashKey, (Value, Value), BuildHasherDefault<FxHasher>>;
+
+/// The entries: each key's value, with the key as first written. Dropping
+/// them drops nested containers held nowhere else without recursion
+/// (`crate::nested`).
+#[derive(Clone, Default)]
+pub struct Entries(Map);
+
+impl std::ops::Deref for Entries {
+    type Target = Map;
+    fn deref(&self) -> &Map {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Entries {
+    fn deref_mut(&mut self) -> &mut Map {
+        &mut self.0
+    }
+}
+
+impl Entries {
+    /// Every key and value, taken out.
+    fn into_values(mut self) -> Vec<Value> {
+        std::mem::take(&mut self.0)
+            .into_values()
+            .flat_map(|(k, v)| [k, v])
+            .collect()
+    }
+}
+
+impl Drop for Entries {
+    fn drop(&mut self) {
+        if !self
+            .0
+            .values()
+            .any(|(_, v)| crate::nested::owned_container(v))
+        {
+            return;
+        }
+        let all = std::mem::take(&mut self.0)
+            .into_values()
+            .flat_map(|(k, v)| [k, v])
+            .collect();
+        crate::nested::drop_all(all);
+    }
+}
 
 #[derive(Clone)]
 pub struct Dict(Arc<Mutex<Arc<Entries>>>);
@@ -137,9 +182,27 @@ impl Dict {
         Dict(Arc::new(Mutex::new(self.snapshot())))
     }
 
+    /// Every key and value, when nothing else holds this dict or its
+    /// entries (a dict being dropped gives them to `nested`'s work list).
+    pub fn take_if_sole(self) -> Option<Vec<Value>> {
+        let cell = Arc::try_unwrap(self.0).ok()?;
+        let entries = cell.into_inner().unwrap_or_else(|p| p.into_inner());
+        Arc::try_unwrap(entries).ok().map(Entries::into_values)
+    }
+
+    /// Whether dropping this handle would free the dict's entries.
+    pub fn is_sole(&self) -> bool {
+        Arc::strong_count(&self.0) == 1 && Arc::strong_count(&lock(&self.0)) == 1
+    }
+
     /// The same dict (Python's `is`).
     pub fn ptr_eq(&self, other: &Dict) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// How many values hold this dict (this handle included).
+    pub fn holders(&self) -> usize {
+        Arc::strong_count(&self.0)
     }
 
     /// An address naming this dict while it lives (finds cycles when printing).

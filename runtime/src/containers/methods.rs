@@ -278,7 +278,7 @@ fn list_pop(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 /// The position of the first item equal to `x` among `items[start..stop]`.
 fn find(i: &Interp, items: &[Value], x: &Value, start: usize, stop: usize) -> Option<usize> {
-    (start..stop.min(items.len())).find(|&k| i.member_equal(&items[k], x))
+    (start..stop.min(items.len())).find(|&k| i.values_equal(&items[k], x))
 }
 
 fn remove(i: &mut Interp, mut a: Args) -> Result<Value> {
@@ -326,7 +326,7 @@ fn count(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
     a.finish()?;
     let items = l.snapshot();
-    let n = items.iter().filter(|v| i.member_equal(v, &x)).count();
+    let n = items.iter().filter(|v| i.values_equal(v, &x)).count();
     Ok(Value::Int(n as i64))
 }
 

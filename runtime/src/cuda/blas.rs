@@ -81,7 +81,7 @@ fn batch_stride(a: &Array) -> Option<i64> {
 pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     let (da, db) = (a.device(), b.device());
     if da != db {
-        return Err(crate::ops::device_mismatch("matmul", da, db));
+        return Err(Error::device_mismatch("matmul", da, db));
     }
     let Device::Gpu(i) = da else {
         return Err(Error::internal("cuda matmul on the CPU"));

@@ -6,10 +6,10 @@
 use super::cache::block_size;
 use super::driver::{Gpu, gpu};
 use crate::array::{Array, HostData, Storage};
-use crate::device::Device;
+use crate::device::{Device, fmt_bytes};
 use crate::dtype::DType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::profile::Direction;
+use crate::profile::backend::Direction;
 use cudarc::driver::{result, sys};
 use std::sync::Arc;
 
@@ -116,11 +116,6 @@ impl DeviceBuffer {
         });
         Ok(Array::from_host(data, v.shape().to_vec()))
     }
-
-    /// A contiguous copy of a view, on the same device.
-    pub fn contiguous_copy(&self, view: &Array) -> Result<Array> {
-        super::ew::copy(view, view.dtype())
-    }
 }
 
 /// Copy from device address `src` into `dst` and wait for it (a sync point).
@@ -204,19 +199,6 @@ fn oom_error(g: &Gpu, dtype: DType, len: usize, bytes: usize) -> Error {
         ),
     )
     .with_help("free GPU variables (x = none), use smaller arrays, or set allow_gc = true; mem() shows what is in use")
-}
-
-pub fn fmt_bytes(b: usize) -> String {
-    let b = b as f64;
-    if b >= 1024.0 * 1024.0 * 1024.0 {
-        format!("{:.2} GiB", b / (1024.0 * 1024.0 * 1024.0))
-    } else if b >= 1024.0 * 1024.0 {
-        format!("{:.1} MiB", b / (1024.0 * 1024.0))
-    } else if b >= 1024.0 {
-        format!("{:.1} KiB", b / 1024.0)
-    } else {
-        format!("{b} B")
-    }
 }
 
 /// Copy contiguous host array `h` (from its offset) to device address `dst`.

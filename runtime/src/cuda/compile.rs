@@ -22,7 +22,7 @@ pub struct Func {
 unsafe impl Send for Func {}
 unsafe impl Sync for Func {}
 
-/// NVRTC's version, or why NVRTC cannot be used.
+/// NVRTC's version, or why NVRTC cannot be used (no GPU needed).
 pub fn nvrtc_version() -> Result<(i32, i32)> {
     static V: OnceLock<std::result::Result<(i32, i32), Error>> = OnceLock::new();
     V.get_or_init(|| {
@@ -67,8 +67,14 @@ fn include_opts() -> Vec<String> {
 }
 
 fn options(g: &Gpu) -> Vec<String> {
+    options_for(g.cc)
+}
+
+/// The NVRTC options gcalc compiles with for compute capability `cc`
+/// (`(9, 0)`: sm_90); no GPU needed.
+pub fn options_for(cc: (i32, i32)) -> Vec<String> {
     let mut o = vec![
-        format!("--gpu-architecture=sm_{}{}", g.cc.0, g.cc.1),
+        format!("--gpu-architecture=sm_{}{}", cc.0, cc.1),
         "--std=c++17".to_string(),
         "--use_fast_math=false".to_string(),
     ];
@@ -142,14 +148,14 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
     if let Some(p) = &path
         && let Some(bin) = read_checked(p)
     {
-        crate::profile::compile(what, g.device(), t0.elapsed(), true);
+        crate::profile::backend::compile(what, g.device(), t0.elapsed(), true);
         return Ok(bin);
     }
     let bin = nvrtc_cubin(src, &opts, what)?;
     if let Some(p) = &path {
         write_checked(p, &bin);
     }
-    crate::profile::compile(what, g.device(), t0.elapsed(), false);
+    crate::profile::backend::compile(what, g.device(), t0.elapsed(), false);
     Ok(bin)
 }
 
@@ -211,7 +217,7 @@ pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) 
             let opts = options(g);
             let t0 = std::time::Instant::now();
             let bin = nvrtc_cubin(&src, &opts, name)?;
-            crate::profile::compile(name, g.device(), t0.elapsed(), false);
+            crate::profile::backend::compile(name, g.device(), t0.elapsed(), false);
             load_module(g, &bin)?
         }
         Err(e) => return Err(e),

@@ -1,18 +1,19 @@
-//! Custom kernels (PyCUDA's SourceModule): `cuda_module(src)` compiles CUDA C
-//! with NVRTC (errors show NVRTC's message with the user's source line) and
-//! gives a module whose attributes are its `extern "C" __global__` kernels;
-//! `mod.k(args..., block=(x,y,z), grid=(x,y,z), shared=bytes)` launches,
-//! scalars typed from the kernel's parsed signature, arrays as device pointers.
+//! Custom kernels (PyCUDA's SourceModule), the backend's half: the
+//! `extern "C" __global__` kernels of a CUDA C source and their parameter
+//! types, the module compiled with NVRTC (errors show NVRTC's message with
+//! the user's source line) and loaded on a GPU, and a launch with arguments
+//! already converted to kernel parameters (arrays as device pointers). The
+//! builtin (`cuda_module`, the objects the user calls, converting values to
+//! parameters) is `builtins/cuda_module.rs`.
 
 use super::buffer::array_buffer;
 use super::compile::{self, Func};
 use super::driver::{Gpu, gpu};
 use super::ew::launch;
+use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, ErrorKind, Result};
-use crate::interp::{Args, Interp};
-use crate::value::{Object, Value};
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -136,185 +137,98 @@ fn annotate(log: &str, src: &str) -> String {
     out
 }
 
-pub struct CudaModule {
+/// A source compiled and loaded on one GPU, with its kernels.
+pub struct Module {
     gpu: Arc<Gpu>,
     kernels: Vec<(KernelSig, Func)>,
 }
 
+/// One kernel of a module.
+#[derive(Clone)]
 pub struct Kernel {
     gpu: Arc<Gpu>,
     sig: KernelSig,
     f: Func,
 }
 
-/// `cuda_module(src, device=gpu())`.
-pub fn cuda_module(src: &str, dev: Device) -> Result<Value> {
-    let Device::Gpu(i) = dev else {
-        return Err(
-            Error::device("cuda_module needs a GPU: the current device is cpu(0)")
-                .with_help("pass device=gpu() or set device = gpu"),
-        );
-    };
-    let g = gpu(i)?;
-    let sigs = parse_kernels(src)?;
-    if sigs.is_empty() {
-        return Err(Error::new(ErrorKind::Kernel, "no `extern \"C\" __global__` kernel found in the source")
-            .with_help("declare kernels as extern \"C\" __global__ void name(...) so gcalc can find them by name"));
-    }
-    let bin = compile::cubin(&g, src, &[], "cuda_module").map_err(|mut e| {
-        if e.kind == ErrorKind::Kernel {
-            e.message = annotate(&e.message, src).trim_end().to_string();
-        }
-        e
-    })?;
-    let m = compile::load_module(&g, &bin)?;
-    let mut kernels = Vec::new();
-    for s in sigs {
-        // SAFETY: m was just loaded on g.
-        let f = unsafe { compile::get_function(&g, m, &s.name) }?;
-        kernels.push((s, f));
-    }
-    Ok(Value::Object(Arc::new(CudaModule { gpu: g, kernels })))
+/// A kernel argument: an array (passed as the device address of its first
+/// element) or a scalar's bytes, padded to 8.
+pub enum KernelArg<'a> {
+    Array(&'a Array),
+    Bytes([u8; 8]),
 }
 
-impl Object for CudaModule {
-    fn type_name(&self) -> &'static str {
-        "cuda_module"
+impl Module {
+    /// Compile `src` with NVRTC and load it on GPU `ordinal`.
+    pub fn load(src: &str, ordinal: u32) -> Result<Module> {
+        let g = gpu(ordinal)?;
+        let sigs = parse_kernels(src)?;
+        if sigs.is_empty() {
+            return Err(Error::new(ErrorKind::Kernel, "no `extern \"C\" __global__` kernel found in the source")
+                .with_help("declare kernels as extern \"C\" __global__ void name(...) so gcalc can find them by name"));
+        }
+        let bin = compile::cubin(&g, src, &[], "cuda_module").map_err(|mut e| {
+            if e.kind == ErrorKind::Kernel {
+                e.message = annotate(&e.message, src).trim_end().to_string();
+            }
+            e
+        })?;
+        let m = compile::load_module(&g, &bin)?;
+        let mut kernels = Vec::new();
+        for s in sigs {
+            // SAFETY: m was just loaded on g.
+            let f = unsafe { compile::get_function(&g, m, &s.name) }?;
+            kernels.push((s, f));
+        }
+        Ok(Module { gpu: g, kernels })
     }
-    fn repr(&self) -> String {
-        let names: Vec<&str> = self.kernels.iter().map(|k| k.0.name.as_str()).collect();
-        format!(
-            "<cuda_module on {}: {}>",
-            self.gpu.device(),
-            names.join(", ")
-        )
+
+    pub fn device(&self) -> Device {
+        self.gpu.device()
     }
-    fn attr(&self, name: &str) -> Option<Value> {
+
+    /// The kernels' names, in source order.
+    pub fn names(&self) -> Vec<String> {
+        self.kernels.iter().map(|k| k.0.name.clone()).collect()
+    }
+
+    /// The kernel called `name`.
+    pub fn kernel(&self, name: &str) -> Option<Kernel> {
         let (sig, f) = self.kernels.iter().find(|k| k.0.name == name)?;
-        Some(Value::Object(Arc::new(Kernel {
+        Some(Kernel {
             gpu: self.gpu.clone(),
             sig: sig.clone(),
             f: *f,
-        })))
-    }
-    fn attr_names(&self) -> Vec<String> {
-        self.kernels.iter().map(|k| k.0.name.clone()).collect()
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
+        })
     }
 }
 
-fn dims(v: Option<Value>, what: &str, k: &str) -> Result<(u32, u32, u32)> {
-    let Some(v) = v else {
-        return Err(Error::value(format!("kernel `{k}` needs {what}=(x, y, z)"))
-            .with_help("e.g. block=(256, 1, 1), grid=(n // 256, 1)"));
-    };
-    let items: Vec<Value> = match v {
-        Value::Tuple(_) | Value::List(_) => v.seq_items().unwrap_or_default().to_vec(),
-        Value::Int(_) => vec![v],
-        other => {
-            return Err(Error::type_(format!(
-                "{what} must be a tuple of ints, not {}",
-                other.a_type_name()
-            )));
-        }
-    };
-    let mut d = [1u32; 3];
-    if items.is_empty() || items.len() > 3 {
-        return Err(Error::value(format!("{what} takes 1 to 3 sizes")));
+impl Kernel {
+    pub fn sig(&self) -> &KernelSig {
+        &self.sig
     }
-    for (i, it) in items.iter().enumerate() {
-        match it {
-            Value::Int(n) if *n >= 1 && *n <= u32::MAX as i64 => d[i] = *n as u32,
-            _ => return Err(Error::value(format!("{what} sizes must be positive ints"))),
-        }
-    }
-    Ok((d[0], d[1], d[2]))
-}
 
-impl Object for Kernel {
-    fn type_name(&self) -> &'static str {
-        "cuda_kernel"
+    pub fn device(&self) -> Device {
+        self.gpu.device()
     }
-    fn repr(&self) -> String {
-        let ps: Vec<String> = self
-            .sig
-            .params
-            .iter()
-            .map(|(p, n)| format!("{p:?} {n}"))
-            .collect();
-        format!("<cuda kernel {}({})>", self.sig.name, ps.join(", "))
-    }
-    fn call(&self, _interp: &mut Interp, mut a: Args) -> Result<Value> {
+
+    /// Launch with `args` matching the signature (the caller converted and
+    /// checked them: arrays on this kernel's GPU). A launch failure that
+    /// leaves the GPU usable is a Kernel error naming the kernel.
+    pub fn launch(
+        &self,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: u32,
+        args: &[KernelArg<'_>],
+    ) -> Result<()> {
         let name = &self.sig.name;
-        let block = dims(a.kw("block"), "block", name)?;
-        let grid = dims(a.kw("grid"), "grid", name)?;
-        let shared = match a.kw("shared") {
-            None => 0,
-            Some(Value::Int(n)) if n >= 0 => n as u32,
-            Some(_) => return Err(Error::value("shared= takes a number of bytes")),
-        };
-        let args = a.rest();
-        a.finish()?;
-        if args.len() != self.sig.params.len() {
-            return Err(Error::type_(format!(
-                "kernel `{name}` takes {} argument{} but {} were given",
-                self.sig.params.len(),
-                if self.sig.params.len() == 1 { "" } else { "s" },
-                args.len()
-            ))
-            .with_help(self.repr()));
-        }
         let mut slots: Vec<[u8; 8]> = Vec::with_capacity(args.len());
-        let mut keep = Vec::new();
-        for (k, (v, (p, pname))) in args.iter().zip(&self.sig.params).enumerate() {
-            let bad = |what: &str| {
-                Error::type_(format!(
-                    "kernel `{name}` argument {} (`{pname}`) must be {what}, not {}",
-                    k + 1,
-                    v.a_type_name()
-                ))
-            };
-            let bytes: [u8; 8] = match (p, v) {
-                (Param::Ptr(elem), Value::Array(x)) => {
-                    if x.device() != self.gpu.device() {
-                        return Err(Error::device(format!(
-                            "kernel `{name}` argument {} is on {}, the module is on {}",
-                            k + 1,
-                            x.device(),
-                            self.gpu.device()
-                        ))
-                        .with_help(format!("move it first: x.to({})", self.gpu.device())));
-                    }
-                    if let Some(d) = elem
-                        && *d != x.dtype()
-                    {
-                        {
-                            return Err(bad(&format!(
-                                "a {d} array (the kernel's pointer type), got {}",
-                                x.dtype()
-                            )));
-                        }
-                    }
-                    let b = array_buffer(x)?;
-                    keep.push(x.clone());
-                    b.ptr_at(x.offset()).to_ne_bytes()
-                }
-                (Param::Ptr(_), _) => return Err(bad("a GPU array")),
-                (Param::F32, Value::Float(f)) => pad(&(*f as f32).to_ne_bytes()),
-                (Param::F32, Value::Int(i)) => pad(&(*i as f32).to_ne_bytes()),
-                (Param::F64, Value::Float(f)) => f.to_ne_bytes(),
-                (Param::F64, Value::Int(i)) => (*i as f64).to_ne_bytes(),
-                (Param::I32 | Param::U32, Value::Int(i)) => pad(&(*i as i32).to_ne_bytes()),
-                (Param::I32 | Param::U32, Value::Bool(b)) => pad(&(*b as i32).to_ne_bytes()),
-                (Param::I64 | Param::U64, Value::Int(i)) => i.to_ne_bytes(),
-                (Param::I32 | Param::U32 | Param::I64 | Param::U64, _) => {
-                    return Err(bad("an int"));
-                }
-                (Param::F32 | Param::F64, _) => return Err(bad("a number")),
-            };
-            slots.push(bytes);
+        for a in args {
+            slots.push(match a {
+                KernelArg::Array(x) => array_buffer(x)?.ptr_at(x.offset()).to_ne_bytes(),
+                KernelArg::Bytes(b) => *b,
+            });
         }
         let mut params: Vec<*mut c_void> = slots
             .iter_mut()
@@ -336,24 +250,7 @@ impl Object for Kernel {
             } else {
                 e
             }
-        })?;
-        drop(keep);
-        Ok(Value::None)
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-}
-
-fn pad(b: &[u8; 4]) -> [u8; 8] {
-    [b[0], b[1], b[2], b[3], 0, 0, 0, 0]
-}
-
-/// The kernel by that name (tests).
-pub fn kernel_names(v: &Value) -> Vec<String> {
-    match v {
-        Value::Object(o) => o.attr_names(),
-        _ => Vec::new(),
+        })
     }
 }
 

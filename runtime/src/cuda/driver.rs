@@ -4,7 +4,7 @@
 //! since the last good sync, and the session flags the backend obeys.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::interp::Source;
+use crate::source::Source;
 use cudarc::driver::{DriverError, result, sys};
 use gcalc_lang::Span;
 use std::cell::RefCell;
@@ -265,7 +265,7 @@ impl Gpu {
     /// Wait for the stream; a failure of queued work names the statements that queued it.
     pub fn sync(&self) -> Result<()> {
         self.bind()?;
-        let t0 = crate::profile::is_on().then(std::time::Instant::now);
+        let t0 = crate::profile::backend::is_on().then(std::time::Instant::now);
         let r = unsafe { result::stream::synchronize(self.stream) };
         self.profile_sync(t0, r.is_ok());
         match r {

@@ -6,7 +6,7 @@
 use super::buffer::{DeviceBuffer, array_buffer, array_of};
 use super::compile;
 use super::driver::{Gpu, gpu};
-use crate::array::{Array, layout};
+use crate::array::{Array, Scalar, layout};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -145,7 +145,7 @@ fn eval_mode(
             match (first_dev, a.device()) {
                 (None, d) => first_dev = Some(d),
                 (Some(f), d) if f != d => {
-                    return Err(crate::ops::device_mismatch("elementwise", f, d));
+                    return Err(Error::device_mismatch("elementwise", f, d));
                 }
                 _ => {}
             }
@@ -312,6 +312,51 @@ fn launch_program(
     )
 }
 
+/// Every kernel source `e` (evaluated into dtype `out`) can generate, with
+/// what each is: contiguous (vectorised when its dtypes allow, and scalar),
+/// strided over `ndim` merged dims, and for float32/float64 `out` the fused
+/// sum of both. No GPU needed: the NVRTC test compiles each of them.
+pub fn sources(e: &Expr, out: DType, ndim: usize) -> Vec<(String, String)> {
+    let mut b = Builder {
+        inputs: Vec::new(),
+        leaves: Vec::new(),
+        instrs: Vec::new(),
+    };
+    b.walk(e);
+    let program = |strided: bool, vec: usize| {
+        let mut inputs = b.inputs.clone();
+        for i in &mut inputs {
+            if strided && i.access == Access::Contig {
+                i.access = Access::Strided;
+            }
+        }
+        Program {
+            inputs,
+            instrs: b.instrs.clone(),
+            out,
+            ndim: if strided { ndim.clamp(1, MAX_DIMS) } else { 0 },
+            vec,
+        }
+    };
+    let w = codegen::vector_width(b.inputs.iter().map(|i| i.dtype).chain([out]));
+    let mut v = vec![("scalar".to_string(), program(false, 1).source("gc_ew"))];
+    if w > 1 {
+        v.push((format!("vector {w}"), program(false, w).source("gc_ew")));
+    }
+    if b.inputs.iter().any(|i| i.access == Access::Contig) {
+        v.push((format!("strided {ndim}"), program(true, 1).source("gc_ew")));
+    }
+    let any_array = b.leaves.iter().any(|l| matches!(l, Leaf::Array(_)));
+    if matches!(out, DType::Float32 | DType::Float64) && any_array {
+        v.push(("sum".to_string(), program(false, 1).sum_source("gc_sum")));
+        v.push((
+            format!("sum strided {ndim}"),
+            program(true, 1).sum_source("gc_sum"),
+        ));
+    }
+    v
+}
+
 /// Launch `f` on `g`'s stream and check the launch (and, with launch_blocking, its completion).
 pub fn launch(
     g: &Gpu,
@@ -341,6 +386,17 @@ pub fn full(shape: &[usize], v: f64, dtype: DType, dev: u32) -> Result<Array> {
         Expr::Float(v, dtype)
     } else {
         Expr::Int(v as i64, dtype)
+    };
+    eval(&e, dtype, Some(shape), Some(dev))
+}
+
+/// `shape` filled with `value` as `dtype` on GPU `dev` (a kernel that
+/// stores the scalar, converted as the CPU converts it).
+pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Array> {
+    let e = match value {
+        Scalar::Float(f) => Expr::Float(f, dtype),
+        Scalar::Int(n) => Expr::Int(n, dtype),
+        Scalar::Bool(b) => Expr::Int(b as i64, dtype),
     };
     eval(&e, dtype, Some(shape), Some(dev))
 }

@@ -1,31 +1,13 @@
-//! The GPU arm of elementwise fusion: an `ops::fuse::EwNode` tree is typed
-//! exactly as the CPU path types it (the op table's dtype rules, float16
-//! computed in float32 and int32 in int64, rounded back after every op) and
-//! becomes one generated kernel through `cuda::ew`.
+//! The GPU arm of elementwise fusion: a typed program (`fused::Program`,
+//! typed by `ops::fuse` exactly as the CPU executor runs it: float16
+//! computed in float32 and int32 in int64, rounded back after every op)
+//! becomes one expression of `cuda::ew`, hence one generated kernel.
 
 use super::ew::{self, Expr};
 use crate::array::Array;
-use crate::dtype::{DType, Kind};
-use crate::error::Result;
-use crate::ops::elementwise::{Rule, ew_checked, result_kinds};
-use crate::ops::fuse::{EwNode, Operand};
-
-struct Typed {
-    kind: Kind,
-    expr: Expr,
-    /// The dtype the expression's C value has.
-    vtype: DType,
-}
-
-/// The dtype a value of this kind is held in (weak scalars: f64/i64/bool).
-fn held(k: Kind) -> DType {
-    match k {
-        Kind::Strong(d) => d,
-        Kind::WeakFloat => DType::Float64,
-        Kind::WeakInt => DType::Int64,
-        Kind::WeakBool => DType::Bool,
-    }
-}
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::fused::{Arg, Leaf, Program, Scalar};
 
 fn cast(expr: Expr, to: DType) -> Expr {
     let (template, compute) = match to {
@@ -40,107 +22,79 @@ fn cast(expr: Expr, to: DType) -> Expr {
     }
 }
 
-/// `k` as an operand rounded through `via` (what the CPU's Cast step does:
-/// float16 and int32 results are rounded back after every op).
-fn operand(k: Typed, via: DType) -> Expr {
-    let narrow = matches!(via, DType::Float16 | DType::Int32 | DType::Bool);
-    if matches!(k.expr, Expr::Op { .. }) && narrow && k.vtype != via {
-        cast(k.expr, via)
-    } else {
-        k.expr
-    }
-}
-
-fn build(n: EwNode, float_x: DType) -> Result<Typed> {
-    match n {
-        EwNode::Leaf(o) => Ok(match o {
-            Operand::Array(a) => {
-                let d = a.dtype();
-                Typed {
-                    kind: Kind::Strong(d),
-                    expr: Expr::Array(a),
-                    vtype: d,
-                }
+/// Operand `a` of `p` as an expression, and the dtype of its C value. An
+/// op's value rounded through `via` when that is narrower (what the CPU's
+/// cast step does: float16, int32 and bool results rounded back after every op).
+fn build(p: &Program<'_>, a: Arg) -> Result<(Expr, DType)> {
+    match a {
+        Arg::Leaf(l) => Ok(match p.leaves.get(l as usize) {
+            Some(Leaf::Array(a)) => (Expr::Array((*a).clone()), a.dtype()),
+            Some(Leaf::Scalar(s)) => {
+                let d = s.held();
+                let e = match *s {
+                    Scalar::Float(f) => Expr::Float(f, d),
+                    Scalar::Int(i) => Expr::Int(i, d),
+                    Scalar::Bool(b) => Expr::Int(b as i64, d),
+                };
+                (e, d)
             }
-            Operand::Float(f) => Typed {
-                kind: Kind::WeakFloat,
-                expr: Expr::Float(f, DType::Float64),
-                vtype: DType::Float64,
-            },
-            Operand::Int(i) => Typed {
-                kind: Kind::WeakInt,
-                expr: Expr::Int(i, DType::Int64),
-                vtype: DType::Int64,
-            },
-            Operand::Bool(b) => Typed {
-                kind: Kind::WeakBool,
-                expr: Expr::Int(b as i64, DType::Bool),
-                vtype: DType::Bool,
-            },
+            None => return Err(Error::internal("fused program: no such leaf")),
         }),
-        EwNode::Op { op, args } => {
-            let def = ew_checked(op, args.len())?;
-            let kids = args
-                .into_iter()
-                .map(|a| build(a, float_x))
-                .collect::<Result<Vec<_>>>()?;
-            let kinds: Vec<Kind> = kids.iter().map(|k| k.kind).collect();
-            let (ckind, okind) = result_kinds(op.name, def, &kinds, float_x)?;
-            let mut c = held(ckind).compute();
-            if c == DType::Bool && def.bool.is_none() {
-                c = DType::Int64;
+        Arg::Node(k) => {
+            let node = p
+                .nodes
+                .get(k as usize)
+                .ok_or_else(|| Error::internal("fused program: no such node"))?;
+            let mut args = Vec::with_capacity(node.nargs as usize);
+            for (i, &a) in node.args().iter().enumerate() {
+                let (e, vtype) = build(p, a)?;
+                let via = node.vias[i];
+                let narrow = matches!(via, DType::Float16 | DType::Int32 | DType::Bool);
+                args.push(if matches!(a, Arg::Node(_)) && narrow && vtype != via {
+                    cast(e, via)
+                } else {
+                    e
+                });
             }
-            let args: Vec<Expr> = kids
-                .into_iter()
-                .enumerate()
-                .map(|(i, k)| {
-                    let via = if def.rule == Rule::Where && i == 0 {
-                        DType::Bool
-                    } else {
-                        held(k.kind)
-                    };
-                    operand(k, via)
-                })
-                .collect();
-            let template = if c.is_float() {
-                def.cuda
-            } else {
-                def.cuda_int.unwrap_or(def.cuda)
-            };
-            let result = if held(okind) == DType::Bool {
+            let result = if node.value == DType::Bool {
                 DType::Bool
             } else {
-                c
+                node.ctype
             };
-            Ok(Typed {
-                kind: okind,
-                expr: Expr::Op {
-                    template: template.into(),
-                    compute: c,
+            Ok((
+                Expr::Op {
+                    template: node.cuda.into(),
+                    compute: node.ctype,
                     result,
                     args,
                 },
-                vtype: result,
-            })
+                result,
+            ))
         }
     }
 }
 
-/// Evaluate an elementwise tree whose arrays are on one GPU.
-pub fn eval(node: EwNode, float_x: DType) -> Result<Array> {
-    let root = build(node, float_x)?;
-    let out = held(root.kind);
-    ew::eval(&root.expr, out, None, None)
+/// The expression of a whole program (its root: the last node).
+pub fn expr(p: &Program<'_>) -> Result<Expr> {
+    let root = p
+        .nodes
+        .len()
+        .checked_sub(1)
+        .ok_or_else(|| Error::internal("fused program without an op"))?;
+    Ok(build(p, Arg::Node(root as u32))?.0)
 }
 
-/// The whole-array sum (divided by `div`: a mean) of an elementwise tree of
-/// float32 or float64 values on one GPU, in one launch; `None` for other
-/// dtypes (the caller evaluates the tree and reduces it).
-pub fn eval_sum(node: EwNode, float_x: DType, div: f64) -> Result<Option<Array>> {
-    let root = build(node, float_x)?;
-    let out = held(root.kind);
-    if !matches!(out, DType::Float32 | DType::Float64) {
+/// Evaluate a program whose arrays are on one GPU.
+pub fn eval(p: &Program<'_>) -> Result<Array> {
+    ew::eval(&expr(p)?, p.out, None, None)
+}
+
+/// The whole-array sum (divided by `div`: a mean) of a program of float32 or
+/// float64 values on one GPU, in one launch; `None` for other dtypes (the
+/// caller evaluates the program and reduces it).
+pub fn eval_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
+    if !matches!(p.out, DType::Float32 | DType::Float64) {
         return Ok(None);
     }
-    ew::eval_sum(&root.expr, out, div).map(Some)
+    ew::eval_sum(&expr(p)?, p.out, div).map(Some)
 }

@@ -154,6 +154,28 @@ pub fn store_view(view: &Array, src: &Array) -> Result<()> {
     )
 }
 
+/// `arrays` (on GPU `dev`) joined along axis `ax` into a new array of
+/// `shape` and `dtype`: each part stored into its slice of the output.
+pub fn concat(
+    arrays: &[Array],
+    ax: usize,
+    shape: &[usize],
+    dtype: DType,
+    dev: u32,
+) -> Result<Array> {
+    let out = super::ew::zeros(shape, dtype, dev)?;
+    let mut off = 0;
+    for a in arrays {
+        let mut vshape = shape.to_vec();
+        vshape[ax] = a.shape()[ax];
+        let at = off * out.strides()[ax] as usize;
+        let view = out.view(vshape, out.strides().to_vec(), at);
+        store_view(&view, a)?;
+        off += a.shape()[ax];
+    }
+    Ok(out)
+}
+
 /// Positions `0..n` grouped by target: (distinct targets in increasing
 /// order, group starts with a final end, positions in index order per group).
 fn group(offsets: &[i64]) -> (Vec<i64>, Vec<i64>, Vec<i64>) {

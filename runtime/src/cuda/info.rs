@@ -2,8 +2,8 @@
 //! capability, driver and CUDA versions (as nvidia-smi tells them), and the
 //! pool's in use / pooled / peak figures.
 
-use super::buffer::fmt_bytes;
 use super::driver::{Gpu, gpu, gpu_count};
+use crate::device::fmt_bytes;
 use crate::error::Result;
 use cudarc::driver::{result, sys};
 

@@ -3,6 +3,11 @@
 //! on-disk cubin cache, fused elementwise kernels, reductions, cuBLAS matmul,
 //! Philox random numbers, custom kernels, and the poisoned-context handling.
 //! Without a driver every entry point answers with a clear error.
+//!
+//! A backend of the dispatch layer (`backend/`): it depends on the data
+//! layer only (arrays and storage, dtypes, errors, the typed fused program,
+//! op identities, Philox, source positions, the profiler's `backend` API),
+//! never on the interpreter, the op table or session flags (`tidy` checks it).
 
 pub mod argreduce;
 pub mod blas;
@@ -24,8 +29,6 @@ pub mod timing;
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};
 
-use crate::array::Array;
-use crate::device::Device;
 use crate::error::{Error, Result};
 use std::sync::atomic::Ordering;
 
@@ -43,14 +46,24 @@ pub fn why_no_gpu() -> Error {
     })
 }
 
-/// Apply the session flags the backend obeys (allow_gc, launch_blocking).
-pub fn apply_flags(f: &crate::flags::Flags) {
-    let before = driver::ALLOW_GC.swap(f.allow_gc, Ordering::Relaxed);
-    driver::LAUNCH_BLOCKING.store(f.launch_blocking, Ordering::Relaxed);
-    if before != f.allow_gc && driver::GPU_USED.load(Ordering::Relaxed) {
+/// What the session tells the backend, as plain values (its `allow_gc` and
+/// `launch_blocking` flags); set at the start and after each `set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Freed memory goes back to the device at each sync (else it stays pooled).
+    pub allow_gc: bool,
+    /// Wait for every launch and check it at once (errors name their statement).
+    pub launch_blocking: bool,
+}
+
+/// Apply the session's settings (`allow_gc`, `launch_blocking`).
+pub fn configure(c: Config) {
+    let before = driver::ALLOW_GC.swap(c.allow_gc, Ordering::Relaxed);
+    driver::LAUNCH_BLOCKING.store(c.launch_blocking, Ordering::Relaxed);
+    if before != c.allow_gc && driver::GPU_USED.load(Ordering::Relaxed) {
         for i in 0..gpu_count() as u32 {
             if let Some(g) = driver::gpu_if_started(i) {
-                let _ = g.set_release_threshold(f.allow_gc);
+                let _ = g.set_release_threshold(c.allow_gc);
             }
         }
     }
@@ -70,29 +83,4 @@ pub fn sync_all() -> Result<()> {
         }
     }
     first.map_or(Ok(()), Err)
-}
-
-/// `a` on device `d`: `a` itself when it is already there, else a copy (the
-/// one way arrays move between devices: `copyto`, `to`, creation with `device=`).
-pub fn to_device(a: &Array, d: Device) -> Result<Array> {
-    if a.device() == d {
-        return Ok(a.clone());
-    }
-    copy_to_device(a, d)
-}
-
-/// A fresh copy of `a` on device `d`, even when it is already there.
-pub fn copy_to_device(a: &Array, d: Device) -> Result<Array> {
-    match (a.device(), d) {
-        (_, Device::Cpu) => {
-            let h = a.to_host()?;
-            if !a.device().is_gpu() || h.shares_buffer(a) {
-                let data = crate::with_dtype!(h.dtype(), T => <T as crate::array::Element>::wrap(h.to_vec::<T>()?));
-                return Ok(Array::from_host(data, h.shape().to_vec()));
-            }
-            Ok(h)
-        }
-        (Device::Cpu, Device::Gpu(i)) => buffer::upload(a, i),
-        (Device::Gpu(_), Device::Gpu(i)) => buffer::device_copy(a, i),
-    }
 }

@@ -12,6 +12,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::opid::ReduceOp;
 use gcalc_kernels::cuda::{RedOp, reduce_acc, reduce_source};
 use std::ffi::c_void;
 
@@ -241,12 +242,12 @@ pub(super) fn launch_axis(
     launch(g, f, (blocks, 1, 1), (256, 1, 1), 0, &mut params, what)
 }
 
-/// The op table's reductions on a GPU array (`red`: which axes reduce), all
-/// on the device with the CPU path's dtypes and conventions: sum/prod/max/min
-/// here, mean = sum / n, std/var/any/all in `stats`, argmax/argmin in
-/// `argreduce`. Empty max/min/argmax/argmin lanes are refused by the caller.
-pub fn reduce_named(
-    name: &str,
+/// Reduction `op` of a GPU array over the axes marked in `red`, all on the
+/// device with the CPU path's dtypes and conventions: sum/prod/max/min here,
+/// mean = sum / n, std/var/any/all in `stats`, argmax/argmin in `argreduce`.
+/// Empty max/min/argmax/argmin lanes are refused by the caller.
+pub fn reduce_op(
+    op: ReduceOp,
     a: &Array,
     red: &[bool],
     keepdims: bool,
@@ -255,16 +256,19 @@ pub fn reduce_named(
 ) -> Result<Array> {
     let axes: Vec<usize> = (0..red.len()).filter(|&d| red[d]).collect();
     let d = a.dtype();
-    let op = match name {
-        "sum" | "mean" => RedOp::Sum,
-        "prod" => RedOp::Prod,
-        "max" => RedOp::Max,
-        "min" => RedOp::Min,
-        "std" | "var" => {
-            return super::stats::var_std(a, name == "std", &axes, keepdims, ddof, float_x);
+    let rop = match op {
+        ReduceOp::Sum | ReduceOp::Mean => RedOp::Sum,
+        ReduceOp::Prod => RedOp::Prod,
+        ReduceOp::Max => RedOp::Max,
+        ReduceOp::Min => RedOp::Min,
+        ReduceOp::Std | ReduceOp::Var => {
+            let std = op == ReduceOp::Std;
+            return super::stats::var_std(a, std, &axes, keepdims, ddof, float_x);
         }
-        "any" | "all" => return super::stats::any_all(a, name == "any", &axes, keepdims),
-        "argmax" | "argmin" => {
+        ReduceOp::Any | ReduceOp::All => {
+            return super::stats::any_all(a, op == ReduceOp::Any, &axes, keepdims);
+        }
+        ReduceOp::Argmax | ReduceOp::Argmin => {
             // All axes: the flat index (argmax/argmin take one axis or none).
             if axes.is_empty() && a.ndim() > 0 {
                 // axis=(): every element is its own lane.
@@ -273,13 +277,13 @@ pub fn reduce_named(
             let axis = (axes.len() < a.ndim())
                 .then(|| axes.first().copied())
                 .flatten();
-            return super::argreduce::argreduce(a, name == "argmax", axis, keepdims);
+            let max = op == ReduceOp::Argmax;
+            return super::argreduce::argreduce(a, max, axis, keepdims);
         }
-        _ => return Err(Error::name(format!("`{name}` is not a reduction"))),
     };
-    if name == "mean" && d.is_float() && axes.len() == a.ndim() {
+    if op == ReduceOp::Mean && d.is_float() && axes.len() == a.ndim() {
         // The whole array: the division happens in the reduction's last block.
-        let r = reduce_all_div(a, op, d, a.size() as f64)?;
+        let r = reduce_all_div(a, rop, d, a.size() as f64)?;
         if !keepdims {
             return Ok(r);
         }
@@ -287,7 +291,7 @@ pub fn reduce_named(
         let strides = crate::array::layout::contiguous_strides(&shape);
         return Ok(r.view(shape, strides, 0));
     }
-    if name == "mean" {
+    if op == ReduceOp::Mean {
         let m: usize = axes.iter().map(|&x| a.shape()[x]).product();
         let out = if d.is_float() { d } else { float_x };
         let acc = if d.is_float() {
@@ -295,9 +299,9 @@ pub fn reduce_named(
         } else {
             DType::Int64
         };
-        let s = reduce(a, op, Some(&axes), keepdims, acc)?;
+        let s = reduce(a, rop, Some(&axes), keepdims, acc)?;
         let e = super::ew::Expr::Op {
-            template: "({0} / {1})".into(),
+            template: super::stats::DIVIDE.into(),
             compute: DType::Float64,
             result: DType::Float64,
             args: vec![
@@ -307,5 +311,5 @@ pub fn reduce_named(
         };
         return super::ew::eval(&e, out, None, None);
     }
-    reduce(a, op, Some(&axes), keepdims, default_out(op, d))
+    reduce(a, rop, Some(&axes), keepdims, default_out(rop, d))
 }

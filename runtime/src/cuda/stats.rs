@@ -19,6 +19,13 @@ fn ordinal(a: &Array) -> Result<u32> {
     }
 }
 
+/// `(x - sum / n)^2` over `{0}` x, `{1}` the sum, `{2}` n (float64).
+pub const SQUARED_DEVIATION: &str = "(({0} - {1} / {2}) * ({0} - {1} / {2}))";
+/// `{0} / {1}` (float64): a variance, a mean.
+pub const DIVIDE: &str = "({0} / {1})";
+/// `sqrt({0} / {1})` (float64): a standard deviation.
+pub const SQRT_DIVIDE: &str = "sqrt({0} / {1})";
+
 fn f64_op(template: &'static str, args: Vec<Expr>) -> Expr {
     Expr::Op {
         template: template.into(),
@@ -50,7 +57,7 @@ pub fn var_std(
     let s = reduce(&x, RedOp::Sum, Some(axes), true, DType::Float64)?;
     let dev = ew::eval(
         &f64_op(
-            "(({0} - {1} / {2}) * ({0} - {1} / {2}))",
+            SQUARED_DEVIATION,
             vec![
                 Expr::Array(x),
                 Expr::Array(s),
@@ -64,11 +71,7 @@ pub fn var_std(
     let ss = reduce(&dev, RedOp::Sum, Some(axes), keepdims, DType::Float64)?;
     let div = m as f64 - ddof as f64;
     let div = if div <= 0.0 { f64::NAN } else { div };
-    let t = if std {
-        "sqrt({0} / {1})"
-    } else {
-        "({0} / {1})"
-    };
+    let t = if std { SQRT_DIVIDE } else { DIVIDE };
     ew::eval(
         &f64_op(t, vec![Expr::Array(ss), Expr::Float(div, DType::Float64)]),
         out,

@@ -23,7 +23,7 @@
 //! profiling off each hook is one thread-local check and creates nothing.
 
 use super::driver::Gpu;
-use crate::profile::{self, Direction, LaunchToken};
+use crate::profile::backend::{self as profile, Direction, LaunchToken};
 use cudarc::driver::{result, sys};
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};

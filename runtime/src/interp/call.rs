@@ -4,6 +4,7 @@
 use super::{Args, Flow, Interp};
 use crate::error::{Error, Result, did_you_mean};
 use crate::fxhash::FxHashMap;
+use crate::opid::ReduceOp;
 use crate::ops::{self, OpDef, OpKind};
 use crate::value::{Function, Value};
 use gcalc_lang::Span;
@@ -100,7 +101,7 @@ impl Interp {
         // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
         if let (Value::Builtin(def), [a]) = (&callee, args)
             && a.name.is_none()
-            && matches!(def.name, "sum" | "mean")
+            && matches!(def.reduce_op(), Some(ReduceOp::Sum | ReduceOp::Mean))
         {
             return self.eval_whole_reduction(def, &a.value, span);
         }
@@ -140,7 +141,7 @@ impl Interp {
     ) -> Result<Value> {
         match self.ew_node(arg)? {
             Ok(node @ crate::ops::fuse::EwNode::Op { .. }) => {
-                let mean = def.name == "mean";
+                let mean = def.reduce_op() == Some(ReduceOp::Mean);
                 self.reduce_tree(node, mean).map(Value::Array)
             }
             other => {
@@ -221,6 +222,7 @@ impl Interp {
             OpKind::Elementwise(_) => {
                 crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
             }
+            OpKind::Reduce(r) => crate::ops::reduce::call(*r, self, args).map_err(|e| e.at(span)),
         }
     }
 
@@ -479,7 +481,7 @@ impl Interp {
             Value::List(list) => Iter::List { list, i: 0 },
             // A dict gives its keys, as they are when the loop starts.
             Value::Dict(d) => Iter::Items {
-                items: Arc::new(d.keys()),
+                items: Arc::new(d.keys().into()),
                 i: 0,
             },
             Value::Array(a) => {
@@ -529,7 +531,7 @@ pub(crate) enum Iter {
         step: i64,
     },
     Items {
-        items: Arc<Vec<Value>>,
+        items: Arc<crate::nested::Items>,
         i: usize,
     },
     List {

@@ -481,8 +481,14 @@ impl Interp {
         self.call_builtin(def, vec![l, r], vec![], self.current_stmt)
     }
 
-    /// Structural equality of non-array values (for `==` on strings, devices, tuples...).
+    /// Structural equality of non-array values (for `==` on strings, devices,
+    /// tuples...); nested tuples and lists are walked without recursion.
     pub(crate) fn values_equal(&self, a: &Value, b: &Value) -> bool {
+        crate::nested::equal_nested(a, b, |p, q| self.leaf_equal(p, q))
+    }
+
+    /// `values_equal` of two values that are not both tuples or lists.
+    fn leaf_equal(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::None, Value::None) => true,
             (Value::Str(x), Value::Str(y)) => x == y,
@@ -492,19 +498,8 @@ impl Interp {
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
             (Value::Float(x), Value::Float(y)) => x == y,
-            (Value::Tuple(x), Value::Tuple(y)) => self.items_equal(x, y),
-            (Value::List(x), Value::List(y)) => {
-                x.ptr_eq(y) || self.items_equal(&x.snapshot(), &y.snapshot())
-            }
-            (Value::Dict(x), Value::Dict(y)) => {
-                if x.ptr_eq(y) {
-                    return true;
-                }
-                let (a, b) = (x.snapshot(), y.snapshot());
-                a.len() == b.len()
-                    && a.iter()
-                        .all(|(k, (_, v))| b.get(k).is_some_and(|(_, w)| self.values_equal(v, w)))
-            }
+            // Arrays in containers compare by identity (their `==` is elementwise).
+            (Value::Array(x), Value::Array(y)) => x.same_as(y),
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
             (Value::Func(x), Value::Func(y)) => std::sync::Arc::ptr_eq(x, y),
             (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),

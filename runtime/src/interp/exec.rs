@@ -25,7 +25,7 @@ impl Interp {
 
     pub(crate) fn exec_stmt(&mut self, s: &Stmt) -> Result<Flow> {
         self.current_stmt = s.span;
-        crate::cuda::set_statement(&self.source, s.span);
+        crate::backend::devices::set_statement(&self.source, s.span);
         match &s.kind {
             StmtKind::Expr(e) => {
                 let v = self.eval(e)?;
@@ -177,7 +177,8 @@ impl Interp {
             Target::Tuple(targets, span) => {
                 let items: Vec<Value> = match v {
                     // The values moved out when nothing else holds the tuple.
-                    Value::Tuple(t) => Arc::try_unwrap(t).unwrap_or_else(|t| t.to_vec()),
+                    Value::Tuple(t) => Arc::try_unwrap(t)
+                        .map_or_else(|t| t.to_vec(), crate::nested::Items::into_vec),
                     Value::List(l) => l.snapshot().to_vec(),
                     Value::Dict(d) => d.keys(),
                     Value::Array(a) if a.ndim() > 0 => {

@@ -1,4 +1,5 @@
-//! `in` / `not in`, the items of two sequences compared, and the truth that
+//! `in` / `not in` (items compared as `==` compares them: arrays by
+//! identity, since their `==` is elementwise), and the truth that
 //! `and`, `or` and `not` need (one value, so an array of several elements is
 //! an error that names `&`, `|`, `~` and the `logical_*` functions).
 
@@ -7,39 +8,7 @@ use crate::error::{Error, Result};
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::value::Value;
 
-/// Deepest nesting of lists/tuples/dicts compared before giving up (a list
-/// that holds itself would recurse forever).
-const MAX_COMPARE_DEPTH: usize = 1000;
-
-thread_local! {
-    static COMPARE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
 impl Interp {
-    /// Item-by-item equality of two sequences.
-    pub(crate) fn items_equal(&self, a: &[Value], b: &[Value]) -> bool {
-        if a.len() != b.len() {
-            return false;
-        }
-        let depth = COMPARE_DEPTH.with(|d| d.get());
-        if depth >= MAX_COMPARE_DEPTH {
-            return false;
-        }
-        COMPARE_DEPTH.with(|d| d.set(depth + 1));
-        let eq = a.iter().zip(b).all(|(p, q)| self.member_equal(p, q));
-        COMPARE_DEPTH.with(|d| d.set(depth));
-        eq
-    }
-
-    /// Equality of two items of a container: the same object, or equal
-    /// values (arrays only by identity: their `==` is elementwise).
-    pub(crate) fn member_equal(&self, a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Array(x), Value::Array(y)) => x.same_as(y),
-            _ => self.values_equal(a, b),
-        }
-    }
-
     /// `item in container`.
     pub(crate) fn contains(&mut self, container: &Value, item: &Value) -> Result<bool> {
         match container {
@@ -47,7 +16,7 @@ impl Interp {
                 .seq_items()
                 .unwrap_or_default()
                 .iter()
-                .any(|x| self.member_equal(x, item))),
+                .any(|x| self.values_equal(x, item))),
             Value::Dict(d) => d.contains(item),
             Value::Str(s) => match item {
                 Value::Str(sub) => Ok(s.contains(&**sub)),
@@ -85,8 +54,13 @@ impl Interp {
                 match self.eval_tree(node)? {
                     Operand::Bool(b) => Ok(b),
                     Operand::Array(a) => {
-                        let any =
-                            crate::ops::reduce::reduce("any", &a, None, false, self.float_x())?;
+                        let any = crate::ops::reduce::reduce(
+                            crate::opid::ReduceOp::Any,
+                            &a,
+                            None,
+                            false,
+                            self.float_x(),
+                        )?;
                         Ok(any.get_f64(0)? != 0.0)
                     }
                     Operand::Int(i) => Ok(i != 0),

@@ -23,12 +23,7 @@ use crate::value::Value;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// A source text and the name it is shown under in errors (`file.gcalc`, `<stdin>`, `In[3]`).
-#[derive(Debug)]
-pub struct Source {
-    pub name: String,
-    pub text: String,
-}
+pub use crate::source::Source;
 
 pub struct Interp {
     pub globals: FxHashMap<String, Value>,
@@ -68,7 +63,7 @@ pub(crate) enum Flow {
 
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
-        crate::cuda::apply_flags(&flags);
+        crate::backend::devices::configure(flags.backend_config());
         Interp {
             globals: FxHashMap::default(),
             frames: Vec::new(),
@@ -149,7 +144,7 @@ impl Interp {
     /// Called after `set` changed a flag.
     pub(crate) fn flags_changed(&mut self) {
         self.profiler.set_on(self.flags.profile);
-        crate::cuda::apply_flags(&self.flags);
+        crate::backend::devices::configure(self.flags.backend_config());
     }
 
     pub fn source(&self) -> &Source {

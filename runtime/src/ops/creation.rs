@@ -247,7 +247,7 @@ fn array(i: &mut Interp, mut a: Args) -> Result<Value> {
         }
     });
     let arr = value_to_array(&v, dt, i.float_x())?;
-    Ok(crate::cuda::to_device(&arr, dev)?.into())
+    Ok(crate::backend::to_device(&arr, dev)?.into())
 }
 
 fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {

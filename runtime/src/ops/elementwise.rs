@@ -528,6 +528,7 @@ pub fn ew_def(op: &OpDef) -> Option<&EwDef> {
 
 /// The elementwise entry of `op`, checked against a call with `n` arguments
 /// (the one arity check of the interpreter, the CPU pass and the CUDA pass).
+#[inline]
 pub fn ew_checked(op: &OpDef, n: usize) -> Result<&EwDef> {
     let def = ew_def(op).ok_or_else(|| {
         Error::type_(format!("{} is not an elementwise operation", op.name)).with_op(op.name)

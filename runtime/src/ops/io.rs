@@ -13,7 +13,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "save",
         "save(path, x)",
-        "Write x to a NumPy .npy file (atomically: the old file survives a failed save).",
+        "Write x to a NumPy .npy file (a regular file is replaced atomically: the old one survives a failed save; a symlink is written through, a device in place).",
         false,
         save
     ),
@@ -48,7 +48,7 @@ fn save(i: &mut Interp, mut a: Args) -> Result<Value> {
     let path = path_arg(&a.req("path")?)?;
     let x = array_arg(i, &a.req("x")?)?;
     a.finish()?;
-    npy::save(&path, &x)?;
+    npy::save_checked(&path, &x, &|| i.check_interrupt().is_err())?;
     Ok(Value::None)
 }
 
@@ -62,8 +62,9 @@ fn load(i: &mut Interp, mut a: Args) -> Result<Value> {
         .transpose()?
         .unwrap_or_else(|| i.default_device());
     a.finish_with(&["device"])?;
-    let place =
-        |x: crate::array::Array| -> Result<Value> { Ok(crate::cuda::to_device(&x, dev)?.into()) };
+    let place = |x: crate::array::Array| -> Result<Value> {
+        Ok(crate::backend::to_device(&x, dev)?.into())
+    };
     Ok(match npy::load(&path)? {
         Loaded::Array(x) => place(x)?,
         Loaded::Archive(items) => Value::list(
@@ -91,6 +92,6 @@ fn savez(i: &mut Interp, mut a: Args) -> Result<Value> {
         arrays.push((name, array_arg(i, &v)?));
     }
     a.finish()?;
-    npy::savez(&path, &arrays)?;
+    npy::savez_checked(&path, &arrays, &|| i.check_interrupt().is_err())?;
     Ok(Value::None)
 }

@@ -22,7 +22,6 @@ pub(crate) use builtin;
 pub mod creation;
 pub mod elementwise;
 pub mod fuse;
-mod fuse_exec;
 pub mod io;
 pub mod linalg;
 pub mod py_scalar;
@@ -57,6 +56,19 @@ pub enum OpKind {
     Func(BuiltinFn),
     /// An elementwise op: fused by `fuse::eval`, called through `fuse::call`.
     Elementwise(elementwise::EwDef),
+    /// A reduction, called through `reduce::call` (its identity, matched by
+    /// each backend: `cpu/reduce.rs`, `cuda/reduce.rs`).
+    Reduce(crate::opid::ReduceOp),
+}
+
+impl OpDef {
+    /// The reduction this entry is, if it is one.
+    pub fn reduce_op(&self) -> Option<crate::opid::ReduceOp> {
+        match self.kind {
+            OpKind::Reduce(r) => Some(r),
+            _ => None,
+        }
+    }
 }
 
 /// Every table, joined. Each module that defines ops exports `pub static OPS: &[OpDef]`.
@@ -103,13 +115,4 @@ pub fn all() -> Vec<&'static OpDef> {
     let mut v: Vec<_> = index().values().copied().collect();
     v.sort_by_key(|d| d.name);
     v
-}
-
-/// Operands on two devices: the error that names both and the fix.
-pub fn device_mismatch(op: &str, a: crate::Device, b: crate::Device) -> crate::Error {
-    crate::Error::device(format!("operands on {a} and {b}"))
-        .with_op(op)
-        .with_help(format!(
-            "move one operand first: the one on {a} with .to({b}), or the one on {b} with .to({a}); nothing is copied behind your back"
-        ))
 }

@@ -1,13 +1,17 @@
 //! Random builtins over the session's Philox generator: `seed rand randn
-//! uniform normal randint` (see `crate::random` for the exact stream).
+//! uniform normal randint` (see `crate::random` for the exact stream), and
+//! the checked draws they make on any device.
 
 use super::creation::{dtype_device, op, scalar_arg, shape_args};
+use crate::array::Array;
+use crate::backend;
 use crate::builtins::lang::int_arg;
+use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::ops::{OpDef, OpKind};
-use crate::random;
+use crate::random::Rng;
 use crate::value::Value;
 
 pub static OPS: &[OpDef] = &[
@@ -23,35 +27,35 @@ pub static OPS: &[OpDef] = &[
         "rand(shape, dtype=floatX, device=none)",
         "Uniform random numbers in [0, 1); shape is an int or a tuple.",
         false,
-        rand
+        rand_call
     ),
     op!(
         "randn",
         "randn(shape, dtype=floatX, device=none)",
         "Standard normal random numbers.",
         false,
-        randn
+        randn_call
     ),
     op!(
         "uniform",
         "uniform(lo, hi, shape, dtype=floatX, device=none)",
         "Uniform random numbers in [lo, hi).",
         false,
-        uniform
+        uniform_call
     ),
     op!(
         "normal",
         "normal(mu, sigma, shape, dtype=floatX, device=none)",
         "Normal random numbers with mean mu and standard deviation sigma.",
         false,
-        normal
+        normal_call
     ),
     op!(
         "randint",
         "randint(lo, hi, shape, dtype=int64, device=none)",
         "Random integers in [lo, hi).",
         false,
-        randint
+        randint_call
     ),
 ];
 
@@ -81,16 +85,16 @@ fn shape_and_place(
     ))
 }
 
-fn rand(i: &mut Interp, mut a: Args) -> Result<Value> {
+fn rand_call(i: &mut Interp, mut a: Args) -> Result<Value> {
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
-    Ok(random::rand(&mut i.rng, &shape, dt, dev)?.into())
+    Ok(rand(&mut i.rng, &shape, dt, dev)?.into())
 }
 
-fn randn(i: &mut Interp, mut a: Args) -> Result<Value> {
+fn randn_call(i: &mut Interp, mut a: Args) -> Result<Value> {
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
-    Ok(random::randn(&mut i.rng, &shape, dt, dev)?.into())
+    Ok(randn(&mut i.rng, &shape, dt, dev)?.into())
 }
 
 fn two_floats(a: &mut Args, k1: &str, k2: &str) -> Result<(f64, f64)> {
@@ -99,24 +103,100 @@ fn two_floats(a: &mut Args, k1: &str, k2: &str) -> Result<(f64, f64)> {
     Ok((x, y))
 }
 
-fn uniform(i: &mut Interp, mut a: Args) -> Result<Value> {
+fn uniform_call(i: &mut Interp, mut a: Args) -> Result<Value> {
     let (lo, hi) = two_floats(&mut a, "lo", "hi")?;
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
-    Ok(random::uniform(&mut i.rng, lo, hi, &shape, dt, dev)?.into())
+    Ok(uniform(&mut i.rng, lo, hi, &shape, dt, dev)?.into())
 }
 
-fn normal(i: &mut Interp, mut a: Args) -> Result<Value> {
+fn normal_call(i: &mut Interp, mut a: Args) -> Result<Value> {
     let (mu, sigma) = two_floats(&mut a, "mu", "sigma")?;
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
-    Ok(random::normal(&mut i.rng, mu, sigma, &shape, dt, dev)?.into())
+    Ok(normal(&mut i.rng, mu, sigma, &shape, dt, dev)?.into())
 }
 
-fn randint(i: &mut Interp, mut a: Args) -> Result<Value> {
+fn randint_call(i: &mut Interp, mut a: Args) -> Result<Value> {
     let lo = int_arg(&a.req("lo")?, "lo")?;
     let hi = int_arg(&a.req("hi")?, "hi")?;
     let (shape, dt, dev) = shape_and_place(i, &mut a, DType::Int64)?;
     a.finish_with(&["dtype", "device"])?;
-    Ok(random::randint(&mut i.rng, lo, hi, &shape, dt, dev)?.into())
+    Ok(randint(&mut i.rng, lo, hi, &shape, dt, dev)?.into())
+}
+
+fn float_dtype(dtype: DType, op: &str) -> Result<()> {
+    if !dtype.is_float() {
+        return Err(
+            Error::dtype(op, format!("{op} makes floating-point values, not {dtype}")).with_help(
+                format!("use dtype=float32 or float64, or {op}(...).astype({dtype})"),
+            ),
+        );
+    }
+    Ok(())
+}
+
+fn numel(shape: &[usize], dtype: DType) -> Result<usize> {
+    crate::array::create::checked_numel(shape, dtype)
+}
+
+/// `rand(shape)`: uniform in [0, 1).
+pub fn rand(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+    uniform(rng, 0.0, 1.0, shape, dtype, device)
+}
+
+/// `uniform(lo, hi, shape)`: uniform in [lo, hi).
+pub fn uniform(
+    rng: &mut Rng,
+    lo: f64,
+    hi: f64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    float_dtype(dtype, "uniform")?;
+    let n = numel(shape, dtype)?;
+    backend::random::uniform(rng, lo, hi, n, shape, dtype, device)
+}
+
+/// `randn(shape)`: standard normal.
+pub fn randn(rng: &mut Rng, shape: &[usize], dtype: DType, device: Device) -> Result<Array> {
+    normal(rng, 0.0, 1.0, shape, dtype, device)
+}
+
+/// `normal(mu, sigma, shape)`.
+pub fn normal(
+    rng: &mut Rng,
+    mu: f64,
+    sigma: f64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    float_dtype(dtype, "normal")?;
+    if sigma < 0.0 || sigma.is_nan() {
+        return Err(
+            Error::value(format!("normal: sigma must be non-negative, got {sigma}"))
+                .with_help("e.g. normal(0, 1, 10)"),
+        );
+    }
+    let n = numel(shape, dtype)?;
+    backend::random::normal(rng, mu, sigma, n, shape, dtype, device)
+}
+
+/// `randint(lo, hi, shape)`: integers in [lo, hi), int64 unless `dtype` says otherwise.
+pub fn randint(
+    rng: &mut Rng,
+    lo: i64,
+    hi: i64,
+    shape: &[usize],
+    dtype: DType,
+    device: Device,
+) -> Result<Array> {
+    if hi <= lo {
+        return Err(Error::value(format!("randint: low >= high ({lo} >= {hi})"))
+            .with_help("e.g. randint(0, 10, 5) gives 0..9"));
+    }
+    let n = numel(shape, dtype)?;
+    backend::random::randint(rng, lo, hi, n, shape, dtype, device)
 }

@@ -1,14 +1,180 @@
-//! The recorder's side of what the backends report: kernel launches and
-//! their sampled device times, copies' exact device times, records completed
-//! elsewhere (transfers, compiles) with their own site rows, the global
-//! counters and each device's peak memory.
+//! What the backends report to the profiler: the free functions the CUDA
+//! backend calls (launches, device times, syncs, transfers, compiles, memory;
+//! each a thread-local read that returns at once when profiling is off), and
+//! the recorder's side of them: kernel launches and their sampled device
+//! times, copies' exact device times, records completed elsewhere (transfers,
+//! compiles) with their own site rows, the global counters and each device's
+//! peak memory. The backends import this module and nothing else of the
+//! profiler (`tidy` checks it).
 
 use super::clock;
+pub use super::recorder::Direction;
 use super::recorder::{
-    Agg, Class, MAX_RECORDS, NOT_STORED, Record, Site, State, Token, UNDECIDED, mix, sample_weight,
+    self, Agg, Class, MAX_RECORDS, NOT_STORED, Record, Site, State, Token, UNDECIDED, mix,
+    sample_weight,
 };
+use super::{CURRENT, with_on};
 use crate::device::Device;
 use std::time::Duration;
+
+/// Whether the running session is profiling (a thread-local read and an
+/// atomic load: no lock).
+#[inline]
+pub fn is_on() -> bool {
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|p| p.is_on()))
+}
+
+/// Names the record a launch (or a copy) belongs to, for its device time later.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchToken {
+    tok: recorder::Token,
+    /// A copy's row: its direction and the host time its counter holds until then.
+    transfer: Option<(Direction, u64)>,
+    /// A launch's sampling weight (0: not timed; its time would be ignored).
+    weight: u64,
+}
+
+impl LaunchToken {
+    /// Whether the backend should time this launch (or copy): the others
+    /// record no events, and a time given for one is ignored.
+    #[inline]
+    pub fn timed(&self) -> bool {
+        self.weight > 0
+    }
+}
+
+/// Count a kernel launch (call it before queuing the launch); the token ties
+/// its device time to the op being recorded and says whether to time it
+/// (`LaunchToken::timed`: sampling, see `recorder::sample_weight`).
+pub fn launch(_device: Device) -> Option<LaunchToken> {
+    with_on(|st| {
+        st.launch().map(|(tok, weight)| LaunchToken {
+            tok,
+            transfer: None,
+            weight,
+        })
+    })
+    .flatten()
+}
+
+/// A launch's (or a copy's) device time (CUDA events, read at a sync point).
+pub fn kernel_time(tok: LaunchToken, device_time: Duration) {
+    kernel_times(&[(tok, device_time)]);
+}
+
+/// Device times of many launches (a sync point's), under one lock.
+pub fn kernel_times(times: &[(LaunchToken, Duration)]) {
+    if times.is_empty() {
+        return;
+    }
+    with_on(|st| {
+        for &(tok, device_time) in times {
+            if tok.tok.generation != st.generation {
+                continue;
+            }
+            if let Some((dir, host_ns)) = tok.transfer {
+                // The copy's counter now holds its device time instead of its host time.
+                let t = transfer_counters(&mut st.counters, dir).1;
+                *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
+                st.add_device_time(tok.tok, device_time);
+            } else {
+                st.add_sampled_time(tok.tok, device_time, tok.weight);
+            }
+        }
+    });
+}
+
+fn transfer_counters(c: &mut recorder::Counters, dir: Direction) -> (&mut u64, &mut u64) {
+    match dir {
+        Direction::HostToDevice => (&mut c.h2d_bytes, &mut c.h2d_ns),
+        Direction::DeviceToHost => (&mut c.d2h_bytes, &mut c.d2h_ns),
+        Direction::DeviceToDevice => (&mut c.d2d_bytes, &mut c.d2d_ns),
+    }
+}
+
+/// A sync point and how long the host waited in it.
+pub fn sync(_device: Device, host_wait: Duration) {
+    with_on(|st| {
+        st.counters.syncs += 1;
+        st.counters.sync_ns += host_wait.as_nanos() as u64;
+    });
+}
+
+/// A copy between host and device (or between devices): its own row. Without
+/// `device_time`, the token takes it later (`kernel_time` at a sync point).
+pub fn transfer(
+    dir: Direction,
+    device: Device,
+    bytes: u64,
+    host: Duration,
+    device_time: Option<Duration>,
+) -> Option<LaunchToken> {
+    with_on(|st| {
+        let ns = device_time.unwrap_or(host).as_nanos() as u64;
+        let (b, t) = transfer_counters(&mut st.counters, dir);
+        *b += bytes;
+        *t += ns;
+        let name = format!("transfer {}", dir.short());
+        let kind = st
+            .kinds
+            .intern(recorder::mix(1, dir as u64), || name.clone());
+        let kernel = st.kernels.intern(
+            recorder::mix(recorder::mix(2, dir as u64), device_key(device)),
+            || format!("{name} {device}"),
+        );
+        let tok = st.complete(
+            Class::Transfer,
+            kind,
+            kernel,
+            device,
+            host,
+            device_time,
+            bytes,
+        );
+        LaunchToken {
+            tok,
+            transfer: device_time.is_none().then_some((dir, ns)),
+            weight: 1,
+        }
+    })
+}
+
+/// A kernel compile (NVRTC) or, with `cache_hit`, a kernel loaded from the disk cache.
+pub fn compile(what: &str, device: Device, host: Duration, cache_hit: bool) {
+    with_on(|st| {
+        if cache_hit {
+            st.counters.cache_hits += 1;
+        } else {
+            st.counters.compiles += 1;
+        }
+        st.counters.compile_ns += host.as_nanos() as u64;
+        let label = if cache_hit {
+            "kernel cache load"
+        } else {
+            "kernel compile"
+        };
+        let kind = st
+            .kinds
+            .intern(recorder::mix(3, cache_hit as u64), || label.to_string());
+        let mut key = recorder::mix(4, device_key(device));
+        for b in what.bytes() {
+            key = recorder::mix(key, b as u64);
+        }
+        let kernel = st
+            .kernels
+            .intern(key, || format!("{label}: {what} {device}"));
+        st.complete(Class::Compile, kind, kernel, device, host, None, 0);
+    });
+}
+
+/// A device's bytes in use (the peak is reported).
+pub fn memory(device: Device, in_use_bytes: u64) {
+    with_on(|st| st.memory(device, in_use_bytes));
+}
+
+pub(crate) fn device_key(d: Device) -> u64 {
+    d.code() as u64
+}
 
 /// Global counters reported by the backends.
 #[derive(Clone, Debug, Default)]

@@ -1,7 +1,7 @@
 //! The `profile(reset=false, file=none)` builtin: print the report (HTML in
 //! Jupyter), write the raw records as JSON, or clear them.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::ops::{OpDef, OpKind};
 use crate::output::DisplayData;
@@ -40,7 +40,7 @@ fn profile(i: &mut Interp, mut a: Args) -> Result<Value> {
         // Device times arrive at sync points: wait for the GPUs so every queued
         // launch's is in. A failure of queued work poisons its GPU, which says so
         // at its next use; the report is still shown.
-        let _ = crate::cuda::sync_all();
+        let _ = crate::backend::devices::sync_all();
     }
     let prof = i.profiler.clone();
     if let Some(path) = file {
@@ -48,8 +48,9 @@ fn profile(i: &mut Interp, mut a: Args) -> Result<Value> {
             let st = prof.lock();
             (super::to_json(&st), st.records.len())
         };
-        std::fs::write(&path, json)
-            .map_err(|e| Error::new(ErrorKind::Io, format!("cannot write `{path}`: {e}")))?;
+        crate::safe_write::write_file(std::path::Path::new(&path), "profile", &|| false, |w| {
+            std::io::Write::write_all(w, json.as_bytes())
+        })?;
         i.print(&format!("profile: wrote {n} records to {path}\n"));
     } else if !reset {
         let (text, html) = {

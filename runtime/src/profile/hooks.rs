@@ -16,6 +16,7 @@ use crate::array::Array;
 use crate::device::Device;
 use crate::error::Result;
 use crate::interp::{Args, Interp};
+use crate::opid::ReduceOp;
 use crate::ops::OpDef;
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::value::Value;
@@ -42,7 +43,7 @@ impl Interp {
     pub(crate) fn fuse_reduce(&mut self, node: EwNode, mean: bool) -> Result<Array> {
         let fx = self.float_x();
         if HOOKS && self.flags.profile {
-            let name = if mean { "mean" } else { "sum" };
+            let name = if mean { ReduceOp::Mean } else { ReduceOp::Sum }.name();
             let r = self.profiled_tree(node, Some(name), |n| {
                 fuse::reduce_tree(n, mean, fx).map(Operand::Array)
             })?;
@@ -154,7 +155,7 @@ impl Interp {
 
     /// Entering a user function (while profiling): its statements are sited in its source.
     #[cold]
-    pub(crate) fn profile_enter_fn(&self, src: &std::sync::Arc<crate::interp::Source>) -> bool {
+    pub(crate) fn profile_enter_fn(&self, src: &std::sync::Arc<crate::source::Source>) -> bool {
         self.profiler.lock().sources.push(src.clone());
         true
     }

@@ -87,7 +87,7 @@
 //! Build with the `no-profile-hooks` feature to compile the interpreter's
 //! hooks out (the overhead benchmark's baseline).
 
-mod backend;
+pub mod backend;
 mod builtin;
 mod clock;
 mod grad;
@@ -97,18 +97,20 @@ pub mod recorder;
 mod records;
 mod report;
 
+pub(crate) use backend::device_key;
+pub use backend::{
+    LaunchToken, compile, is_on, kernel_time, kernel_times, launch, memory, sync, transfer,
+};
 pub use builtin::OPS;
 pub use grad::{GradOf, GradRecord};
 pub use lock::Guard;
 pub use recorder::{Class, Direction, Record, State};
 pub use report::{to_html, to_json, to_text};
 
-use crate::device::Device;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 /// False when the interpreter's hooks are compiled out (`no-profile-hooks`).
 pub const HOOKS: bool = !cfg!(feature = "no-profile-hooks");
@@ -152,7 +154,7 @@ impl Profiler {
 }
 
 thread_local! {
-    static CURRENT: RefCell<Option<Profiler>> = const { RefCell::new(None) };
+    pub(super) static CURRENT: RefCell<Option<Profiler>> = const { RefCell::new(None) };
 }
 
 /// Restores the thread's previous recorder and lets go of this one's lock
@@ -188,173 +190,11 @@ pub fn enter(p: &Profiler) -> Entered {
 }
 
 /// Run `f` on the thread's recorder when profiling is on.
-fn with_on<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
+pub(super) fn with_on<R>(f: impl FnOnce(&mut State) -> R) -> Option<R> {
     CURRENT.with(|c| {
         let c = c.borrow();
         let p = c.as_ref().filter(|p| p.is_on())?;
         let mut st = p.lock();
         if st.is_on() { Some(f(&mut st)) } else { None }
     })
-}
-
-/// Whether the running session is profiling (a thread-local read and an
-/// atomic load: no lock).
-#[inline]
-pub fn is_on() -> bool {
-    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|p| p.is_on()))
-}
-
-/// Names the record a launch (or a copy) belongs to, for its device time later.
-#[derive(Clone, Copy, Debug)]
-pub struct LaunchToken {
-    tok: recorder::Token,
-    /// A copy's row: its direction and the host time its counter holds until then.
-    transfer: Option<(Direction, u64)>,
-    /// A launch's sampling weight (0: not timed; its time would be ignored).
-    weight: u64,
-}
-
-impl LaunchToken {
-    /// Whether the backend should time this launch (or copy): the others
-    /// record no events, and a time given for one is ignored.
-    #[inline]
-    pub fn timed(&self) -> bool {
-        self.weight > 0
-    }
-}
-
-/// Count a kernel launch (call it before queuing the launch); the token ties
-/// its device time to the op being recorded and says whether to time it
-/// (`LaunchToken::timed`: sampling, see `recorder::sample_weight`).
-pub fn launch(_device: Device) -> Option<LaunchToken> {
-    with_on(|st| {
-        st.launch().map(|(tok, weight)| LaunchToken {
-            tok,
-            transfer: None,
-            weight,
-        })
-    })
-    .flatten()
-}
-
-/// A launch's (or a copy's) device time (CUDA events, read at a sync point).
-pub fn kernel_time(tok: LaunchToken, device_time: Duration) {
-    kernel_times(&[(tok, device_time)]);
-}
-
-/// Device times of many launches (a sync point's), under one lock.
-pub fn kernel_times(times: &[(LaunchToken, Duration)]) {
-    if times.is_empty() {
-        return;
-    }
-    with_on(|st| {
-        for &(tok, device_time) in times {
-            if tok.tok.generation != st.generation {
-                continue;
-            }
-            if let Some((dir, host_ns)) = tok.transfer {
-                // The copy's counter now holds its device time instead of its host time.
-                let t = transfer_counters(&mut st.counters, dir).1;
-                *t = (*t + device_time.as_nanos() as u64).saturating_sub(host_ns);
-                st.add_device_time(tok.tok, device_time);
-            } else {
-                st.add_sampled_time(tok.tok, device_time, tok.weight);
-            }
-        }
-    });
-}
-
-fn transfer_counters(c: &mut recorder::Counters, dir: Direction) -> (&mut u64, &mut u64) {
-    match dir {
-        Direction::HostToDevice => (&mut c.h2d_bytes, &mut c.h2d_ns),
-        Direction::DeviceToHost => (&mut c.d2h_bytes, &mut c.d2h_ns),
-        Direction::DeviceToDevice => (&mut c.d2d_bytes, &mut c.d2d_ns),
-    }
-}
-
-/// A sync point and how long the host waited in it.
-pub fn sync(_device: Device, host_wait: Duration) {
-    with_on(|st| {
-        st.counters.syncs += 1;
-        st.counters.sync_ns += host_wait.as_nanos() as u64;
-    });
-}
-
-/// A copy between host and device (or between devices): its own row. Without
-/// `device_time`, the token takes it later (`kernel_time` at a sync point).
-pub fn transfer(
-    dir: Direction,
-    device: Device,
-    bytes: u64,
-    host: Duration,
-    device_time: Option<Duration>,
-) -> Option<LaunchToken> {
-    with_on(|st| {
-        let ns = device_time.unwrap_or(host).as_nanos() as u64;
-        let (b, t) = transfer_counters(&mut st.counters, dir);
-        *b += bytes;
-        *t += ns;
-        let name = format!("transfer {}", dir.short());
-        let kind = st
-            .kinds
-            .intern(recorder::mix(1, dir as u64), || name.clone());
-        let kernel = st.kernels.intern(
-            recorder::mix(recorder::mix(2, dir as u64), device_key(device)),
-            || format!("{name} {device}"),
-        );
-        let tok = st.complete(
-            Class::Transfer,
-            kind,
-            kernel,
-            device,
-            host,
-            device_time,
-            bytes,
-        );
-        LaunchToken {
-            tok,
-            transfer: device_time.is_none().then_some((dir, ns)),
-            weight: 1,
-        }
-    })
-}
-
-/// A kernel compile (NVRTC) or, with `cache_hit`, a kernel loaded from the disk cache.
-pub fn compile(what: &str, device: Device, host: Duration, cache_hit: bool) {
-    with_on(|st| {
-        if cache_hit {
-            st.counters.cache_hits += 1;
-        } else {
-            st.counters.compiles += 1;
-        }
-        st.counters.compile_ns += host.as_nanos() as u64;
-        let label = if cache_hit {
-            "kernel cache load"
-        } else {
-            "kernel compile"
-        };
-        let kind = st
-            .kinds
-            .intern(recorder::mix(3, cache_hit as u64), || label.to_string());
-        let mut key = recorder::mix(4, device_key(device));
-        for b in what.bytes() {
-            key = recorder::mix(key, b as u64);
-        }
-        let kernel = st
-            .kernels
-            .intern(key, || format!("{label}: {what} {device}"));
-        st.complete(Class::Compile, kind, kernel, device, host, None, 0);
-    });
-}
-
-/// A device's bytes in use (the peak is reported).
-pub fn memory(device: Device, in_use_bytes: u64) {
-    with_on(|st| st.memory(device, in_use_bytes));
-}
-
-pub(crate) fn device_key(d: Device) -> u64 {
-    match d {
-        Device::Cpu => 0,
-        Device::Gpu(i) => 1 + i as u64,
-    }
 }

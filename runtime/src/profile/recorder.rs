@@ -8,7 +8,7 @@ pub use super::backend::Counters;
 use super::clock::{self, Tick};
 pub use super::records::*;
 use crate::device::Device;
-use crate::interp::Source;
+use crate::source::Source;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

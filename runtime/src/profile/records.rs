@@ -85,10 +85,7 @@ const HOST_TIMED: u8 = 4;
 
 /// A device in a byte: 0 the CPU, 1 + i gpu(i) (up to gpu(254)).
 fn device_code(d: Device) -> u8 {
-    match d {
-        Device::Cpu => 0,
-        Device::Gpu(i) => 1 + i.min(254) as u8,
-    }
+    d.code().min(255) as u8
 }
 
 impl Record {
@@ -113,10 +110,7 @@ impl Record {
         self.launches = n.min(u16::MAX as u32) as u16;
     }
     pub fn device(&self) -> Device {
-        match self.device {
-            0 => Device::Cpu,
-            c => Device::Gpu(c as u32 - 1),
-        }
+        Device::from_code(self.device as u32)
     }
     pub(crate) fn set_device(&mut self, d: Device) {
         self.device = device_code(d);

@@ -1,7 +1,8 @@
 //! The Philox 4x32-10 generator: known-answer vectors, the stream layout,
 //! reproducibility, and statistics of a million draws.
 
-use gcalc_runtime::random::{self, Rng, philox4x32_10};
+use gcalc_runtime::ops::random_ops as random;
+use gcalc_runtime::random::{Rng, philox4x32_10};
 use gcalc_runtime::{DType, Device};
 
 #[test]

@@ -255,3 +255,20 @@ fn batched_matrix_vector() {
         }
     }
 }
+
+#[test]
+fn float32_products_count_past_2_pow_24_terms() {
+    // vector @ matrix with 2^24 + 12288 rows: each output once summed its
+    // ones in one float32 chain and stopped at 2^24 (issue 24). The matrix
+    // is a broadcast row (stride 0), so only the vector takes memory.
+    let n = (1usize << 24) + 12288;
+    let x = Array::from_vec(vec![1f32; n], vec![n]);
+    let m = Array::from_vec(vec![1f32, -2.0], vec![1, 2])
+        .broadcast_to(&[n, 2])
+        .expect("broadcast");
+    let got = matmul(&x, &m)
+        .expect("matmul")
+        .to_f64_vec()
+        .expect("values");
+    assert_eq!(got, vec![n as f64, -2.0 * n as f64]);
+}

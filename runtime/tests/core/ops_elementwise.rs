@@ -179,12 +179,12 @@ fn shape_mismatch_names_op_and_both_shapes() {
 
 #[test]
 fn device_mismatch_names_both_devices() {
-    if gcalc_runtime::cuda::gpu_count() == 0 {
+    if gcalc_runtime::backend::devices::gpu_count() == 0 {
         eprintln!("skipped: no GPU (device mismatch needs one)");
         return;
     }
     let x = Array::from_vec(vec![1.0f32, 2.0], vec![2]);
-    let y = gcalc_runtime::cuda::to_device(&x, gcalc_runtime::Device::Gpu(0)).unwrap();
+    let y = gcalc_runtime::backend::to_device(&x, gcalc_runtime::Device::Gpu(0)).unwrap();
     let e = fuse::apply("add", vec![Operand::Array(x), Operand::Array(y)], FX).unwrap_err();
     assert!(
         e.to_string().contains("operands on cpu(0) and gpu(0)"),

@@ -197,3 +197,41 @@ fn tuples_lists_and_strings_take_an_int_or_a_slice() {
         assert!(e.rendered.contains(message), "{code}: {}", e.rendered);
     }
 }
+
+#[test]
+fn deeply_nested_lists_print_compare_and_drop() {
+    // On the test thread's small stack (2 MiB): printing, comparing or
+    // dropping 200,000 levels by recursion would overflow it (issue 24).
+    let mut s = session();
+    let run = |s: &mut Session, code: &str| {
+        let r = s.execute(code, "In[1]");
+        assert!(
+            r.error.is_none(),
+            "{code}: {:?}",
+            r.error.map(|e| e.rendered)
+        );
+        r.value.map(|v| v.text).unwrap_or_default()
+    };
+    run(
+        &mut s,
+        "x = []; y = []; for i in range(200000) { x = [x]; y = [y] }",
+    );
+    let shown = run(&mut s, "x");
+    assert_eq!(shown.len(), 400_002);
+    assert!(shown.starts_with("[[[[") && shown.ends_with("]]]]"));
+    assert_eq!(
+        run(&mut s, "(x == y, x == [y], len(str(x)))"),
+        "(true, false, 400002)"
+    );
+    let e = s.execute("array(x)", "In[2]").error.expect("an error");
+    assert!(
+        e.rendered.contains("at most 64 dimensions"),
+        "{}",
+        e.rendered
+    );
+    run(
+        &mut s,
+        "t = (); for i in range(200000) { t = (i, t) }; x = none; y = none; t = 0",
+    );
+    assert_eq!(run(&mut s, "1 + 1"), "2");
+}

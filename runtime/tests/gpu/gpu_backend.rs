@@ -5,6 +5,7 @@
 //! a GPU; fails instead when GCALC_REQUIRE_GPU=1.
 
 use gcalc_kernels::cuda::RedOp;
+use gcalc_runtime::backend;
 use gcalc_runtime::cuda::ew::{self, Expr};
 use gcalc_runtime::cuda::{self, reduce};
 use gcalc_runtime::{Array, DType, Device, ErrorKind};
@@ -45,9 +46,9 @@ fn devices_and_transfers_of_every_dtype() {
     let v = data(1000, 1, -5.0, 5.0);
     for d in DType::ALL {
         let h = gcalc_runtime::with_dtype!(d, T => Array::from_vec(v.iter().map(|&x| <T as gcalc_runtime::Element>::from_f64(x)).collect::<Vec<T>>(), vec![10, 100]));
-        let g = cuda::copy_to_device(&h, G).unwrap();
+        let g = backend::copy_to_device(&h, G).unwrap();
         assert_eq!(g.device(), G);
-        assert!(cuda::to_device(&g, G).unwrap().same_as(&g));
+        assert!(backend::to_device(&g, G).unwrap().same_as(&g));
         let back = g.to_host().unwrap();
         assert_eq!(back.to_f64_vec().unwrap(), h.to_f64_vec().unwrap(), "{d}");
         // A transposed view downloads through the strided copy kernel.
@@ -59,7 +60,7 @@ fn devices_and_transfers_of_every_dtype() {
             "{d} transposed"
         );
         // copyto on the same GPU copies.
-        let c = cuda::copy_to_device(&g, G).unwrap();
+        let c = backend::copy_to_device(&g, G).unwrap();
         assert!(!c.shares_buffer(&g));
         assert_eq!(c.to_f64_vec().unwrap(), h.to_f64_vec().unwrap());
     }
@@ -74,8 +75,8 @@ fn fused_elementwise_matches_float64() {
         let z = data(n, 2, -2.0, 2.0);
         let y = data(n, 3, -1.0, 1.0);
         let (gz, gy) = (
-            cuda::copy_to_device(&f32s(&z, &[n]), G).unwrap(),
-            cuda::copy_to_device(&f32s(&y, &[n]), G).unwrap(),
+            backend::copy_to_device(&f32s(&z, &[n]), G).unwrap(),
+            backend::copy_to_device(&f32s(&y, &[n]), G).unwrap(),
         );
         let e = op(
             "{0} * {1}",
@@ -120,8 +121,8 @@ fn broadcast_strided_mixed_dtypes_and_comparisons() {
     }
     let a = data(3 * 5, 4, -3.0, 3.0);
     let b = data(4 * 5, 5, -3.0, 3.0);
-    let ga = cuda::copy_to_device(&Array::from_vec(a.clone(), vec![3, 1, 5]), G).unwrap();
-    let gb = cuda::copy_to_device(&f32s(&b, &[4, 5]), G).unwrap();
+    let ga = backend::copy_to_device(&Array::from_vec(a.clone(), vec![3, 1, 5]), G).unwrap();
+    let gb = backend::copy_to_device(&f32s(&b, &[4, 5]), G).unwrap();
     // float64 (3,1,5) + float32 (4,5) transposed twice -> (3,4,5) float64
     let e = op(
         "{0} * {1}",
@@ -156,7 +157,7 @@ fn broadcast_strided_mixed_dtypes_and_comparisons() {
         }
     }
     // float16 in, float16 out; int64 arithmetic; full and zeros; astype.
-    let h = cuda::copy_to_device(
+    let h = backend::copy_to_device(
         &Array::from_vec(
             a.iter().map(|&x| half::f16::from_f64(x)).collect(),
             vec![15],
@@ -175,7 +176,8 @@ fn broadcast_strided_mixed_dtypes_and_comparisons() {
         let xh = half::f16::from_f64(*x).to_f64();
         assert!((g - xh * xh).abs() <= 1e-2 * (xh * xh).max(1.0));
     }
-    let gi = cuda::copy_to_device(&Array::from_vec((0..100i64).collect(), vec![100]), G).unwrap();
+    let gi =
+        backend::copy_to_device(&Array::from_vec((0..100i64).collect(), vec![100]), G).unwrap();
     let r = ew::eval(
         &op(
             "{0} * {1} + 7",
@@ -207,7 +209,7 @@ fn reductions_full_axis_deterministic() {
     }
     let n = 10_000_000 + 3;
     let x = data(n, 6, -1.0, 1.0);
-    let gx = cuda::copy_to_device(&f32s(&x, &[n]), G).unwrap();
+    let gx = backend::copy_to_device(&f32s(&x, &[n]), G).unwrap();
     let s1 = reduce::reduce(
         &gx,
         RedOp::Sum,
@@ -249,7 +251,7 @@ fn reductions_full_axis_deterministic() {
     // Axis reductions of a (37, 1029) float64 matrix.
     let (r, c) = (37, 1029);
     let m = data(r * c, 7, -2.0, 2.0);
-    let gm = cuda::copy_to_device(&Array::from_vec(m.clone(), vec![r, c]), G).unwrap();
+    let gm = backend::copy_to_device(&Array::from_vec(m.clone(), vec![r, c]), G).unwrap();
     let s0 = reduce::reduce(
         &gm,
         RedOp::Sum,
@@ -290,7 +292,8 @@ fn reductions_full_axis_deterministic() {
     )
     .unwrap();
     assert!(rel_err(&st.to_f64_vec().unwrap(), &w0) < 1e-12);
-    let gi = cuda::copy_to_device(&Array::from_vec((0..1000i32).collect(), vec![1000]), G).unwrap();
+    let gi =
+        backend::copy_to_device(&Array::from_vec((0..1000i32).collect(), vec![1000]), G).unwrap();
     let si = reduce::reduce(
         &gi,
         RedOp::Sum,
@@ -321,8 +324,8 @@ fn matmul_through_cublas() {
         let ha = gcalc_runtime::with_dtype!(d, T => Array::from_vec(a.iter().map(|&x| <T as gcalc_runtime::Element>::from_f64(x)).collect::<Vec<T>>(), vec![m, k]));
         let hb = gcalc_runtime::with_dtype!(d, T => Array::from_vec(b.iter().map(|&x| <T as gcalc_runtime::Element>::from_f64(x)).collect::<Vec<T>>(), vec![k, n]));
         let (ga, gb) = (
-            cuda::copy_to_device(&ha, G).unwrap(),
-            cuda::copy_to_device(&hb, G).unwrap(),
+            backend::copy_to_device(&ha, G).unwrap(),
+            backend::copy_to_device(&hb, G).unwrap(),
         );
         let c = cuda::blas::matmul(&ga, &gb).unwrap();
         assert_eq!(c.shape(), &[m, n]);
@@ -333,15 +336,15 @@ fn matmul_through_cublas() {
         );
         // (A^T)^T through transpose flags: at = view of a^T stored as (k, m)?
         let hat = gcalc_runtime::with_dtype!(d, T => Array::from_vec((0..k * m).map(|idx| { let (p, i) = (idx / m, idx % m); <T as gcalc_runtime::Element>::from_f64(a[i * k + p]) }).collect::<Vec<T>>(), vec![k, m]));
-        let gat = cuda::copy_to_device(&hat, G).unwrap();
+        let gat = backend::copy_to_device(&hat, G).unwrap();
         let at_t = gat.view(vec![m, k], vec![1, m as isize], 0);
         let c2 = cuda::blas::matmul(&at_t, &gb).unwrap();
         assert!(rel_err(&c2.to_f64_vec().unwrap(), &want) < 1e-5);
     }
     // Batched with a broadcast operand: (4, m, k) @ (k, n).
     let ab: Vec<f64> = (0..4).flat_map(|_| a.clone()).collect();
-    let ga = cuda::copy_to_device(&f32s(&ab, &[4, m, k]), G).unwrap();
-    let gb = cuda::copy_to_device(&f32s(&b, &[k, n]), G).unwrap();
+    let ga = backend::copy_to_device(&f32s(&ab, &[4, m, k]), G).unwrap();
+    let gb = backend::copy_to_device(&f32s(&b, &[k, n]), G).unwrap();
     let c = cuda::blas::matmul(&ga, &gb).unwrap();
     assert_eq!(c.shape(), &[4, m, n]);
     let wb: Vec<f64> = (0..4).flat_map(|_| want.clone()).collect();
@@ -406,7 +409,7 @@ fn custom_kernels_compile_launch_and_check_arguments() {
         return;
     }
     let src = "extern \"C\" __global__ void multiply_them(float *dest, float *a, float *b, float s) {\n  const int i = threadIdx.x;\n  dest[i] = a[i] * b[i] * s;\n}\n";
-    let m = cuda::custom::cuda_module(src, G).unwrap();
+    let m = gcalc_runtime::builtins::cuda_module::cuda_module(src, G).unwrap();
     let gcalc_runtime::Value::Object(o) = &m else {
         panic!("not an object")
     };
@@ -414,8 +417,8 @@ fn custom_kernels_compile_launch_and_check_arguments() {
     let a = data(400, 10, -1.0, 1.0);
     let b = data(400, 11, -1.0, 1.0);
     let (ga, gb) = (
-        cuda::copy_to_device(&f32s(&a, &[400]), G).unwrap(),
-        cuda::copy_to_device(&f32s(&b, &[400]), G).unwrap(),
+        backend::copy_to_device(&f32s(&a, &[400]), G).unwrap(),
+        backend::copy_to_device(&f32s(&b, &[400]), G).unwrap(),
     );
     let dest = ew::zeros(&[400], DType::Float32, 0).unwrap();
     let mut interp = gcalc_runtime::interp::Interp::new(
@@ -477,7 +480,7 @@ fn custom_kernels_compile_launch_and_check_arguments() {
         "{}",
         e.message
     );
-    let g64 = cuda::copy_to_device(&Array::from_vec(a.clone(), vec![400]), G).unwrap();
+    let g64 = backend::copy_to_device(&Array::from_vec(a.clone(), vec![400]), G).unwrap();
     let e = call(
         vec![
             V::Array(dest.clone()),
@@ -491,7 +494,7 @@ fn custom_kernels_compile_launch_and_check_arguments() {
     .expect("dtype error");
     assert!(e.message.contains("float32"), "{}", e.message);
     // A compile error shows NVRTC's message and the source line.
-    let e = cuda::custom::cuda_module(
+    let e = gcalc_runtime::builtins::cuda_module::cuda_module(
         "extern \"C\" __global__ void k(float *d) {\n  d[0] = undefined_name;\n}\n",
         G,
     )

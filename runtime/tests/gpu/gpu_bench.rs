@@ -75,7 +75,7 @@ fn bench() {
         allow_gc: false,
         ..Default::default()
     };
-    cuda::apply_flags(&flags);
+    cuda::configure(flags.backend_config());
     let n = 10_000_000;
     let x = rand_f32(n, 1);
     let z = rand_f32(n, 2);
@@ -90,7 +90,7 @@ fn bench() {
         .unwrap();
     });
     println!("GCALC exp_10M_f32 {t:.2}");
-    cuda::apply_flags(&gcalc_runtime::Flags::default());
+    cuda::configure(gcalc_runtime::Flags::default().backend_config());
     let t = time_us(&g, 50, || {
         ew::eval(
             &op("exp({0})", vec![Expr::Array(x.clone())]),
@@ -101,7 +101,7 @@ fn bench() {
         .unwrap();
     });
     println!("GCALC exp_10M_f32_allow_gc_true {t:.2}");
-    cuda::apply_flags(&flags);
+    cuda::configure(flags.backend_config());
     let t = time_us(&g, 50, || {
         let e = op(
             "{0} * {1}",

@@ -9,7 +9,7 @@
 
 use gcalc_runtime::array::index::Index;
 use gcalc_runtime::output::Captured;
-use gcalc_runtime::{Array, DType, Session, cuda};
+use gcalc_runtime::{Array, DType, Session, backend};
 
 use crate::gpu_util::{G, assert_same, have_gpu, host, pair};
 
@@ -79,7 +79,7 @@ fn slices() -> Vec<(&'static str, Vec<Index>)> {
 fn on_gpu(idx: &[Index]) -> Vec<Index> {
     idx.iter()
         .map(|i| match i {
-            Index::Array(a) => Index::Array(cuda::to_device(a, G).unwrap()),
+            Index::Array(a) => Index::Array(backend::to_device(a, G).unwrap()),
             i => i.clone(),
         })
         .collect()

@@ -18,7 +18,7 @@ fn run(s: &mut Session, code: &str) -> String {
     r.value.map(|v| v.text).unwrap_or_default()
 }
 
-fn ok(s: &mut Session, code: &str) -> String {
+pub fn ok(s: &mut Session, code: &str) -> String {
     let out = run(s, code);
     assert!(!out.starts_with("ERROR"), "{code}\n{out}");
     out

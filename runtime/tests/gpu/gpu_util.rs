@@ -3,7 +3,7 @@
 //! deterministic random test data and the comparison of a GPU result with
 //! the CPU's.
 
-use gcalc_runtime::{Array, DType, Device, cuda};
+use gcalc_runtime::{Array, DType, Device, backend, cuda};
 
 /// The GPU the tests use.
 #[allow(dead_code)]
@@ -59,7 +59,7 @@ pub fn host(d: DType, shape: &[usize], seed: u64) -> Array {
 #[allow(dead_code)]
 pub fn pair(d: DType, shape: &[usize], seed: u64) -> (Array, Array) {
     let h = host(d, shape, seed);
-    let g = cuda::to_device(&h, G).unwrap();
+    let g = backend::to_device(&h, G).unwrap();
     (h, g)
 }
 

@@ -1,14 +1,16 @@
 //! The GPU tests, one binary (backend, ops, indexing, NumPy-differential
-//! suites, sessions, profiler, benchmark, poisoned context). They skip
+//! suites, sessions, profiler, benchmark, poisoned context, and every kernel
+//! source compiled with NVRTC, which needs no GPU). They skip
 //! visibly without a GPU and fail instead when GCALC_REQUIRE_GPU=1. The poison test runs its body in a child
 //! process of this binary, since a poisoned CUDA context stays poisoned for
 //! the process.
 
 mod gpu_backend;
 mod gpu_bench;
-mod gpu_compile_ew;
 mod gpu_index;
+mod gpu_long_sums;
 mod gpu_numpy_diff;
+mod gpu_nvrtc;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;

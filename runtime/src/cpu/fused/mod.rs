@@ -1,19 +1,24 @@
-//! The CPU executor of a fused elementwise program (built by `fuse.rs`): runs
-//! the steps block by block, reading contiguous leaves in place, gathering
-//! strided/broadcast ones, and writing the root straight into the output.
+//! The CPU executor of a fused elementwise program (`fused::Program`, typed
+//! by `ops::fuse`): one op over contiguous operands runs straight through its
+//! loop (`simple.rs`); otherwise the program is planned (`plan.rs`) and its
+//! steps run block by block, the output cut into blocks that stay in cache
+//! (on rayon for large outputs), contiguous leaves read in place, strided
+//! and broadcast ones gathered, the root written straight into the output.
 
 mod buffers;
 mod loops;
 mod plan;
-pub mod simple;
+mod simple;
 
-use crate::array::{Array, Element, HostData, layout};
+use crate::array::{Array, Dims, Element, HostData, layout};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::fused::{KernAny, Program};
 use buffers::{Compute, OutChunk, OutElt, Scratch, with_compute};
 use gcalc_kernels::cpu::ew::{Kern, KernError, Src};
 use loops::{cast, gather, round_via};
-pub use plan::{KernAny, LeafPlan, Scalar, Slot, SlotSrc, Step, kern_error};
+pub use plan::kern_error;
+use plan::{LeafPlan, Slot, SlotSrc, Step};
 use rayon::prelude::*;
 use std::cell::RefCell;
 
@@ -23,13 +28,33 @@ pub const BLOCK: usize = 2048;
 pub const PAR_MIN: usize = 32768;
 const MAX_DIMS: usize = 32;
 
-pub struct Exec {
-    leaves: Vec<LeafPlan>,
+/// Run a typed program on host arrays: its value as a new host array (0-d
+/// when the program has no array leaf).
+#[inline]
+pub fn run(p: &mut Program<'_>) -> Result<Array> {
+    if let Some(a) = simple::run(p)? {
+        return Ok(a);
+    }
+    let plan = plan::plan(p)?;
+    let shape = Dims::from_slice(&p.shape);
+    Exec::new(
+        plan.leaves,
+        plan.slots,
+        plan.steps,
+        plan.store,
+        shape,
+        p.out,
+    )?
+    .run()
+}
+
+struct Exec<'a> {
+    leaves: Vec<LeafPlan<'a>>,
     slots: Vec<Slot>,
     steps: Vec<Step>,
     /// The slot to convert into the output at the end (None: the root wrote it).
     store: Option<usize>,
-    shape: Vec<usize>,
+    shape: Dims,
     out_dtype: DType,
     /// Index of each Temp slot within the scratch pool of its type.
     temp_idx: Vec<usize>,
@@ -46,22 +71,22 @@ fn tix(d: DType) -> usize {
 }
 
 struct Ctx<'a> {
-    exec: &'a Exec,
+    exec: &'a Exec<'a>,
     data: &'a [&'a HostData],
 }
 
-impl Exec {
-    pub fn new(
-        mut leaves: Vec<LeafPlan>,
+impl<'a> Exec<'a> {
+    fn new(
+        mut leaves: Vec<LeafPlan<'a>>,
         mut slots: Vec<Slot>,
         mut steps: Vec<Step>,
         store: Option<usize>,
-        shape: Vec<usize>,
+        shape: Dims,
         out_dtype: DType,
-    ) -> Result<Exec> {
+    ) -> Result<Exec<'a>> {
         for lp in &mut leaves {
-            let a = &lp.array;
-            lp.direct = a.shape() == shape.as_slice() && a.is_contiguous();
+            let a = lp.array;
+            lp.direct = a.shape() == &shape[..] && a.is_contiguous();
             if lp.direct {
                 // Read in place, or converted as one contiguous run (`gather`).
                 continue;
@@ -138,7 +163,7 @@ impl Exec {
     }
 
     /// Run the program over the whole output.
-    pub fn run(self) -> Result<Array> {
+    fn run(self) -> Result<Array> {
         let n: usize = self.shape.iter().product();
         let guards = self
             .leaves
@@ -151,7 +176,7 @@ impl Exec {
             data: &data,
         };
         let host = crate::with_dtype!(self.out_dtype, D => {
-            let mut h = crate::array::pool::out_host::<D>(n);
+            let mut h = crate::cpu::pool::out_host::<D>(n);
             let v = D::slice_mut(&mut h).ok_or_else(|| Error::internal("output buffer type"))?;
             ctx.fill::<D>(v)?;
             h
@@ -273,7 +298,7 @@ impl Ctx<'_> {
                         .ok_or_else(|| Error::internal("leaf view out of its buffer"))?,
                 )
             }
-            SlotSrc::Const(c) => Src::S(c.get::<T>()),
+            SlotSrc::Const(c) => Src::S(c.to_elem::<T>()),
             SlotSrc::Temp => Src::V(&T::pool(s)[ex.temp_idx[slot]][..n]),
             SlotSrc::Out => return Err(Error::internal("fused output read as an input")),
         })

@@ -6,7 +6,7 @@
 //! matched by its room (capacity), so one cut to a smaller output can serve
 //! a larger one again.
 
-use super::{Element, HostData, Storage};
+use crate::array::{Element, HostData, Storage};
 use std::sync::Mutex;
 
 /// Buffers smaller than this go straight back to malloc (its own caches are fast).

@@ -1,43 +1,39 @@
-//! The fast path of one elementwise op whose operands are contiguous arrays of
-//! one shape and the compute dtype, or scalars (the `r = exp(s)` statement):
-//! no program, no scratch, no gathers; the kernel reads the inputs in place and
-//! writes a recycled output buffer. Anything else returns `None` and takes the
-//! general fused path, which gives the same results.
+//! The fast path of a program of one op whose operands are contiguous arrays
+//! of one shape and the compute dtype, or scalars (the `r = exp(s)`
+//! statement): no plan, no scratch, no gathers; the loop reads the inputs in
+//! place and writes a recycled output buffer. Anything else returns `None`
+//! and takes the planned path, which gives the same results.
 
 use super::buffers::{Compute, OutElt};
-use super::{KernAny, PAR_MIN, Scalar, kern_error};
-use crate::array::{Array, Element, HostData, pool};
-use crate::dtype::{DType, Kind};
+use super::{PAR_MIN, kern_error};
+use crate::array::{Array, Dims, Element, HostData};
+use crate::cpu::pool;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::ops::OpDef;
-use crate::ops::elementwise::{Rule, ew_def, result_kinds};
-use crate::ops::fuse::{EwNode, Operand, held, pick_kernel};
+use crate::fused::{Arg, KernAny, Leaf, Program};
 use gcalc_kernels::cpu::ew::{Kern, Src};
 use std::sync::RwLockReadGuard;
 
-/// Run `op(args)` directly when every argument is a leaf that fits the fast path.
-pub fn run(op: &'static OpDef, args: &[EwNode], float_x: DType) -> Result<Option<Operand>> {
-    let Some(def) = ew_def(op) else {
+/// Run `p` directly when it is one op over leaves that fit the fast path.
+pub fn run(p: &Program<'_>) -> Result<Option<Array>> {
+    let [node] = p.nodes.as_slice() else {
         return Ok(None);
     };
-    if args.len() != def.arity || args.is_empty() || args.len() > 3 {
-        return Ok(None);
-    }
-    let mut leaves: [Option<&Operand>; 3] = [None; 3];
-    let mut kinds = [Kind::WeakBool; 3];
+    let k = node.nargs as usize;
+    let mut leaves: [Option<&Leaf<'_>>; 3] = [None; 3];
     let mut shape: Option<&[usize]> = None;
-    for (i, a) in args.iter().enumerate() {
-        let EwNode::Leaf(o) = a else {
+    for (i, a) in node.args().iter().enumerate() {
+        let Arg::Leaf(l) = *a else {
             return Ok(None);
         };
-        if let Operand::Array(a) = o {
+        let leaf = &p.leaves[l as usize];
+        if let Leaf::Array(a) = leaf {
             if !a.is_contiguous() || shape.is_some_and(|s| s != a.shape()) {
                 return Ok(None);
             }
             shape = Some(a.shape());
         }
-        leaves[i] = Some(o);
-        kinds[i] = o.kind();
+        leaves[i] = Some(leaf);
     }
     let Some(shape) = shape else {
         return Ok(None);
@@ -46,53 +42,44 @@ pub fn run(op: &'static OpDef, args: &[EwNode], float_x: DType) -> Result<Option
     if n >= PAR_MIN {
         return Ok(None);
     }
-    let k = args.len();
-    let (ckind, okind) = result_kinds(op.name, def, &kinds[..k], float_x)?;
-    let Some((ctype, kern)) = pick_kernel(def, held(ckind).compute()) else {
+    let (ctype, Some(kern)) = (node.ctype, node.cpu) else {
         return Ok(None);
     };
     let otype = if kern.is_pred() { DType::Bool } else { ctype };
-    if otype != held(okind) {
+    if otype != p.out {
         return Ok(None);
     }
-    let mut vias = [ctype; 3];
     for (i, l) in leaves[..k].iter().enumerate() {
-        let Some(o) = l else { return Ok(None) };
-        vias[i] = if def.rule == Rule::Where && i == 0 {
-            DType::Bool
-        } else {
-            held(o.kind())
-        };
-        if let Operand::Array(a) = o
-            && (a.dtype() != ctype || vias[i] != ctype)
+        if let Some(Leaf::Array(a)) = l
+            && (a.dtype() != ctype || node.vias[i] != ctype)
         {
             return Ok(None);
         }
     }
     let mut guards: [Option<RwLockReadGuard<'_, HostData>>; 3] = [None, None, None];
     for (g, l) in guards.iter_mut().zip(&leaves[..k]) {
-        if let Some(Operand::Array(a)) = l {
+        if let Some(Leaf::Array(a)) = l {
             *g = Some(a.host_read()?);
         }
     }
     let ops = Operands {
         leaves: &leaves[..k],
         guards: &guards,
-        vias: &vias,
+        vias: &node.vias,
         n,
     };
     let host = match kern {
-        KernAny::F32(f) => ops.apply::<f32>(f, op.name)?,
-        KernAny::F64(f) => ops.apply::<f64>(f, op.name)?,
-        KernAny::I64(f) => ops.apply::<i64>(f, op.name)?,
-        KernAny::B(f) => ops.apply::<bool>(f, op.name)?,
+        KernAny::F32(f) => ops.apply::<f32>(f, node.op)?,
+        KernAny::F64(f) => ops.apply::<f64>(f, node.op)?,
+        KernAny::I64(f) => ops.apply::<i64>(f, node.op)?,
+        KernAny::B(f) => ops.apply::<bool>(f, node.op)?,
     };
     drop(guards);
-    Ok(Some(Operand::Array(Array::from_host(host, shape.to_vec()))))
+    Ok(Some(Array::from_host(host, Dims::from_slice(shape))))
 }
 
 struct Operands<'a, 'g> {
-    leaves: &'a [Option<&'a Operand>],
+    leaves: &'a [Option<&'a Leaf<'a>>],
     guards: &'a [Option<RwLockReadGuard<'g, HostData>>; 3],
     vias: &'a [DType; 3],
     n: usize,
@@ -103,7 +90,7 @@ impl Operands<'_, '_> {
         let mut srcs = [Src::S(T::default()); 3];
         for (i, l) in self.leaves.iter().enumerate() {
             srcs[i] = match l {
-                Some(Operand::Array(a)) => {
+                Some(Leaf::Array(a)) => {
                     let g = self.guards[i]
                         .as_ref()
                         .ok_or_else(|| Error::internal("fast path: leaf not read"))?;
@@ -114,9 +101,7 @@ impl Operands<'_, '_> {
                             .ok_or_else(|| Error::internal("leaf view out of its buffer"))?,
                     )
                 }
-                Some(Operand::Int(v)) => Src::S(Scalar::I(*v).round(self.vias[i]).get::<T>()),
-                Some(Operand::Float(v)) => Src::S(Scalar::F(*v).round(self.vias[i]).get::<T>()),
-                Some(Operand::Bool(v)) => Src::S(Scalar::B(*v).round(self.vias[i]).get::<T>()),
+                Some(Leaf::Scalar(s)) => Src::S(s.round(self.vias[i]).to_elem::<T>()),
                 None => return Err(Error::internal("fast path: missing operand")),
             };
         }

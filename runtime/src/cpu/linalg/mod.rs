@@ -1,120 +1,15 @@
-//! Linear algebra: `matmul` (NumPy semantics: 1-D promotion, broadcast batch
-//! dims), `dot` (NumPy dot for up to 2-D) and `outer`. Float types go through
-//! the `gemm` crate (reading strided views in place), ints through a plain loop.
+//! matmul on the CPU: float types through the `gemm` crate (reading strided
+//! views in place), matrix-vector shapes through gcalc's GEMV loops
+//! (`gemv.rs`), ints through a plain loop; NumPy's 1-D promotion and
+//! broadcast batch dims.
 
 mod gemv;
 
-use super::fuse::{self, Operand};
-use super::{OpDef, OpKind};
 use crate::array::{Array, Element, HostData, layout};
-use crate::device::Device;
 use crate::dtype::{DType, promote};
 use crate::error::{Error, Result};
-use crate::interp::{Args, Interp};
-use crate::value::Value;
 
-pub static OPS: &[OpDef] = &[
-    OpDef {
-        name: "matmul",
-        sig: "matmul(x, y)",
-        doc: "Matrix product as NumPy's matmul (the `@` operator): 1-D operands are promoted, leading dims broadcast.",
-        method: false,
-        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Matmul)),
-        grad: Some(crate::autodiff::rules::matmul),
-    },
-    OpDef {
-        name: "dot",
-        sig: "dot(x, y)",
-        doc: "NumPy's dot for arrays of up to 2 dims: inner product of vectors, matrix product, or scaling by a scalar.",
-        method: true,
-        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Dot)),
-        grad: Some(crate::autodiff::rules::dot),
-    },
-    OpDef {
-        name: "outer",
-        sig: "outer(x, y)",
-        doc: "Outer product of two arrays (both flattened): result[i, j] = x[i] * y[j].",
-        method: false,
-        kind: OpKind::Func(|i: &mut Interp, a: Args| binary(i, a, Which::Outer)),
-        grad: Some(crate::autodiff::rules::outer),
-    },
-];
-
-#[derive(Clone, Copy)]
-enum Which {
-    Matmul,
-    Dot,
-    Outer,
-}
-
-fn binary(interp: &mut Interp, mut args: Args, which: Which) -> Result<Value> {
-    let x = fuse::operand(&args.req("x")?)?;
-    let y = fuse::operand(&args.req("y")?)?;
-    args.finish()?;
-    let fx = interp.float_x();
-    match which {
-        Which::Matmul => match (x, y) {
-            (Operand::Array(a), Operand::Array(b)) => Ok(Value::Array(matmul(&a, &b)?)),
-            _ => Err(Error::value("matmul: scalar operands are not allowed")
-                .with_op("matmul")
-                .with_help("use * to scale by a scalar")),
-        },
-        Which::Dot => dot(x, y, fx).map(Operand::into_value),
-        Which::Outer => match (x, y) {
-            (Operand::Array(a), Operand::Array(b)) => Ok(Value::Array(outer(&a, &b, fx)?)),
-            (x, y) => {
-                let f = |o: Operand| match o {
-                    Operand::Array(a) => a,
-                    Operand::Int(i) => Array::scalar(i),
-                    Operand::Float(f) => {
-                        Array::from_host(HostData::from_f64s(fx, [f].into_iter()), vec![])
-                    }
-                    Operand::Bool(b) => Array::scalar(b),
-                };
-                Ok(Value::Array(outer(&f(x), &f(y), fx)?))
-            }
-        },
-    }
-}
-
-/// NumPy's dot for up to 2-D operands.
-pub fn dot(x: Operand, y: Operand, float_x: DType) -> Result<Operand> {
-    match (x, y) {
-        (Operand::Array(a), Operand::Array(b)) if a.ndim() > 0 && b.ndim() > 0 => {
-            if a.ndim() > 2 || b.ndim() > 2 {
-                return Err(Error::shape(
-                    "dot",
-                    format!(
-                        "dot supports arrays of up to 2 dimensions, got shapes {} and {}",
-                        layout::fmt_shape(a.shape()),
-                        layout::fmt_shape(b.shape())
-                    ),
-                )
-                .with_help("use matmul (or @) for stacks of matrices"));
-            }
-            Ok(Operand::Array(matmul(&a, &b)?))
-        }
-        (x, y) => fuse::apply("multiply", vec![x, y], float_x),
-    }
-}
-
-/// Outer product of the flattened operands.
-pub fn outer(a: &Array, b: &Array, float_x: DType) -> Result<Array> {
-    let (a, b) = (a.contiguous()?, b.contiguous()?);
-    let (n, m) = (a.size(), b.size());
-    let av = a.view(vec![n, 1], vec![1, 0], 0);
-    let bv = b.view(vec![1, m], vec![0, 1], 0);
-    match fuse::apply(
-        "multiply",
-        vec![Operand::Array(av), Operand::Array(bv)],
-        float_x,
-    )? {
-        Operand::Array(r) => Ok(r),
-        _ => Err(Error::internal("outer: scalar result")),
-    }
-}
-
-/// NumPy matmul.
+/// NumPy matmul of host arrays of at least one dimension.
 pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     let sh = |a: &Array, b: &Array| {
         format!(
@@ -123,26 +18,6 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
             layout::fmt_shape(b.shape())
         )
     };
-    if a.ndim() == 0 || b.ndim() == 0 {
-        return Err(Error::shape(
-            "matmul",
-            format!(
-                "matmul needs arrays of at least 1 dimension, got shapes {}",
-                sh(a, b)
-            ),
-        )
-        .with_help("use * to multiply by a scalar"));
-    }
-    if a.device() != b.device() {
-        return Err(
-            Error::device(format!("operands on {} and {}", a.device(), b.device()))
-                .with_op("matmul")
-                .with_help("move one with x.to(d) or x.copyto(d)"),
-        );
-    }
-    if let Device::Gpu(_) = a.device() {
-        return crate::cuda::blas::matmul(a, b);
-    }
     if let Some(r) = matvec_direct(a, b)? {
         return Ok(r);
     }
@@ -244,7 +119,7 @@ fn matvec_direct(a: &Array, b: &Array) -> Result<Option<Array>> {
         out: usize,
     ) -> Option<HostData> {
         let (da, db) = (T::slice(ha)?, T::slice(hb)?);
-        let mut host = crate::array::pool::out_host::<T>(out);
+        let mut host = super::pool::out_host::<T>(out);
         let dst = T::slice_mut(&mut host)?;
         T::gemv(da, db, a.offset(), b.offset(), p, dst).then_some(host)
     }
@@ -286,7 +161,7 @@ fn gemm_all<T: Element + num_zero::Zero>(
     };
     // A recycled buffer: the GEMV path writes every element, the others zero it first.
     let total = aoffs.len() * p.m * p.n;
-    let mut host = crate::array::pool::out_host::<T>(total);
+    let mut host = super::pool::out_host::<T>(total);
     let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("matmul: output type"))?;
     let work = p.m * p.n * p.k;
     let par = if work >= 48 * 48 * 48 {

@@ -1,0 +1,69 @@
+//! Devices as the session sees them: how many GPUs and why none, what
+//! `devices()` and `mem()` print, the device `device=auto` resolves to,
+//! syncs, the statement queued work is attributed to, and the settings the
+//! backends obey.
+
+use crate::cuda;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::source::Source;
+use gcalc_lang::Span;
+use std::sync::Arc;
+
+/// The session's settings the backends obey (plain values of its flags).
+pub use cuda::Config;
+
+/// Apply the session's settings (at its start and after each `set`).
+pub fn configure(c: Config) {
+    cuda::configure(c)
+}
+
+/// Number of usable GPUs (loads the driver on first call; cached).
+pub fn gpu_count() -> usize {
+    cuda::gpu_count()
+}
+
+/// Why no GPU is usable (for `gpu()` and `devices()` when `gpu_count()` is 0).
+pub fn why_no_gpu() -> Error {
+    cuda::why_no_gpu()
+}
+
+/// One line per GPU for `devices()`, then the driver's versions.
+pub fn gpus_text() -> String {
+    cuda::info::devices_text()
+}
+
+/// `mem()`'s text for every GPU.
+pub fn mem_text() -> Result<String> {
+    cuda::info::mem_text()
+}
+
+/// The device `device=auto` means: the first GPU when one is usable and
+/// not poisoned (a poisoned gpu(0) sends new arrays back to the CPU, so a
+/// session goes on), else the CPU.
+pub fn auto() -> Device {
+    if cuda::gpu_count() > 0 && !cuda::driver::is_poisoned(0) {
+        Device::Gpu(0)
+    } else {
+        Device::Cpu
+    }
+}
+
+/// Wait for `d`'s queued work (nothing to wait for on the CPU).
+pub fn sync(d: Device) -> Result<()> {
+    match d {
+        Device::Cpu => Ok(()),
+        Device::Gpu(i) => cuda::gpu(i)?.sync(),
+    }
+}
+
+/// Wait for every device's queued work; the first queued error is returned.
+pub fn sync_all() -> Result<()> {
+    cuda::sync_all()
+}
+
+/// The statement running now (its source and span): errors of work it
+/// queues on a GPU name it. Cheap; skipped until a GPU is used.
+pub fn set_statement(src: &Arc<Source>, span: Span) {
+    cuda::set_statement(src, span)
+}

@@ -1,0 +1,16 @@
+//! The dispatch layer: the one place that asks "CPU or GPU?".
+
+mod storage;
+
+pub mod copy;
+pub mod create;
+pub mod custom;
+pub mod devices;
+pub mod elementwise;
+pub mod index;
+pub mod transfer;
+
+pub use transfer::{copy_to_device, to_device};
+pub mod linalg;
+pub mod random;
+pub mod reduce;

@@ -1,0 +1,13 @@
+//! The CPU backend: every op's loops over host arrays, called by the
+//! dispatch layer (`backend/`) for arrays on `cpu(0)`. Like `cuda/`, it
+//! depends on the data layer only (arrays and their host buffers, dtypes,
+//! errors, the typed fused program, op identities, the Philox stream).
+
+pub mod copy;
+pub mod create;
+pub mod fused;
+pub mod index;
+pub mod linalg;
+pub mod pool;
+pub mod random;
+pub mod reduce;

@@ -1,0 +1,10 @@
+//! Typed identities of the op families the backends implement. Each op-table
+//! entry of a family carries its identity (`OpKind::Reduce(ReduceOp::Sum)`),
+//! and each backend matches it with no wildcard arm, so an op without a CPU
+//! or a CUDA arm is a compile error, not a run-time one. Tests iterate
+//! `ALL`. A family is one file here; nothing outside the table matches op
+//! names as strings (`tidy` checks it).
+
+mod reduce;
+
+pub use reduce::ReduceOp;
