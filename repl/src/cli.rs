@@ -10,8 +10,10 @@ pub const USAGE: &str = "usage:
   gcalc FILE.gcalc [ARGS...]    run a script; args() gives ARGS
   gcalc -e CODE                 run CODE and show the value of its last expression
   gcalc -                       run standard input as a script
-  gcalc jupyter install [--user | --sys-prefix | --prefix DIR]
-                                install the Jupyter kernelspec (default --user)
+  gcalc jupyter install [--user | --sys-prefix | --prefix DIR] [--python PY]
+                                install the Jupyter kernelspec and gcalc highlighting
+                                (JupyterLab extension; Pygments lexer for nbconvert,
+                                installed with PY's pip; default --user)
   gcalc jupyter kernel CONNECTION_FILE
                                 run the Jupyter kernel (Jupyter starts this)
 options:
@@ -23,10 +25,16 @@ pub enum Command {
     Help,
     Version,
     Repl,
-    Script { path: String, args: Vec<String> },
+    Script {
+        path: String,
+        args: Vec<String>,
+    },
     Eval(String),
     Stdin,
-    JupyterInstall(crate::jupyter::install::Dest),
+    JupyterInstall {
+        dest: crate::jupyter::install::Dest,
+        python: Option<String>,
+    },
     JupyterKernel(String),
 }
 
@@ -36,6 +44,7 @@ fn parse_jupyter(rest: &[String]) -> Result<Command, String> {
     match rest.first().map(String::as_str) {
         Some("install") => {
             let mut dest = Dest::User;
+            let mut python = None;
             let mut i = 1;
             while i < rest.len() {
                 match rest[i].as_str() {
@@ -49,11 +58,21 @@ fn parse_jupyter(rest: &[String]) -> Result<Command, String> {
                     a if a.starts_with("--prefix=") => {
                         dest = Dest::Prefix(a["--prefix=".len()..].to_string())
                     }
+                    "--python" => {
+                        let p = rest
+                            .get(i + 1)
+                            .ok_or("--python needs a Python executable")?;
+                        python = Some(p.clone());
+                        i += 1;
+                    }
+                    a if a.starts_with("--python=") => {
+                        python = Some(a["--python=".len()..].to_string())
+                    }
                     a => return Err(format!("jupyter install: unknown option `{a}`")),
                 }
                 i += 1;
             }
-            Ok(Command::JupyterInstall(dest))
+            Ok(Command::JupyterInstall { dest, python })
         }
         Some("kernel") => match rest.get(1..) {
             Some([file]) => Ok(Command::JupyterKernel(file.clone())),
@@ -151,7 +170,7 @@ pub fn run(cmd: Cmd) -> u8 {
             install(Ending::AlsoInterrupt)
         }
         Command::Repl | Command::JupyterKernel(_) => install(Ending::TermAndHup),
-        Command::Help | Command::Version | Command::JupyterInstall(_) => {}
+        Command::Help | Command::Version | Command::JupyterInstall { .. } => {}
     }
     match cmd.command {
         Command::Help => {
@@ -166,7 +185,9 @@ pub fn run(cmd: Cmd) -> u8 {
         Command::Eval(code) => script::run_code(flags, &code, "<-e>", true),
         Command::Repl => terminal::run(flags),
         Command::Stdin => script::run_stdin(flags),
-        Command::JupyterInstall(dest) => crate::jupyter::install::run(&dest),
+        Command::JupyterInstall { dest, python } => {
+            crate::jupyter::install::run(&dest, python.as_deref())
+        }
         Command::JupyterKernel(file) => crate::jupyter::run_kernel(&file, flags),
     }
 }

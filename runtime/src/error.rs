@@ -222,6 +222,21 @@ impl From<std::io::Error> for Error {
     }
 }
 
+/// `noun` with its indefinite article, for messages: "an int64", "an array",
+/// "a float32", "a uint8" (said "you-int"). The one place messages choose
+/// between "a" and "an".
+pub fn with_article(noun: &str) -> String {
+    let lower = noun.to_ascii_lowercase();
+    let vowel_sound = match lower.as_bytes().first() {
+        Some(b'a' | b'e' | b'i' | b'o') => true,
+        Some(b'u') => {
+            !(lower.starts_with("uint") || lower.starts_with("uni") || lower.starts_with("use"))
+        }
+        _ => false,
+    };
+    format!("{} {noun}", if vowel_sound { "an" } else { "a" })
+}
+
 /// "did you mean `foo`?" for a name among candidates (see `spelling` for
 /// what is close enough).
 pub fn did_you_mean<'a>(

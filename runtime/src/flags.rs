@@ -232,11 +232,20 @@ impl Flags {
     }
 
     /// The `set` listing.
-    pub fn listing(&self) -> String {
+    /// One line per flag, `name = value  # values: what it does`, the
+    /// comment wrapped at whole words under itself to fit `width` columns.
+    pub fn listing(&self, width: usize) -> String {
         let mut s = String::new();
         for (name, values, doc) in FLAG_DOCS {
             let v = self.get(name).unwrap_or_default();
-            s.push_str(&format!("{name:<16} = {v:<8}  # {values}: {doc}\n"));
+            let head = format!("{name:<16} = {v:<8}  # ");
+            let hang = " ".repeat(head.len());
+            let opts = textwrap::Options::new(width.max(head.len() + 20))
+                .initial_indent(&head)
+                .subsequent_indent(&hang)
+                .break_words(false);
+            s.push_str(&textwrap::fill(&format!("{values}: {doc}"), opts));
+            s.push('\n');
         }
         s
     }

@@ -30,26 +30,39 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// `[#####-----]  50/100  12.3 it/s  ETA 4s` (terminal style, one line, no newline).
+    /// `[#####-----]  50/100  50.0% 12.3 it/s ETA 4.0s` (terminal style, one line, no newline).
     pub fn render_line(&self, width: usize) -> String {
+        match self.fraction() {
+            Some(frac) => {
+                let filled = (frac * width as f64).round() as usize;
+                format!(
+                    "[{}{}] {}",
+                    "#".repeat(filled),
+                    "-".repeat(width - filled.min(width)),
+                    self.render_stats()
+                )
+            }
+            None => self.render_stats(),
+        }
+    }
+
+    /// The line without its bar: `50/100  50.0% 12.3 it/s ETA 4.0s`, or
+    /// `50 it 12.3 it/s 4.1s` without a total (beside a graphical bar).
+    pub fn render_stats(&self) -> String {
         let rate = if self.elapsed_s > 0.0 {
             self.done as f64 / self.elapsed_s
         } else {
             0.0
         };
-        match self.total {
-            Some(t) if t > 0 => {
-                let frac = (self.done as f64 / t as f64).clamp(0.0, 1.0);
-                let filled = (frac * width as f64).round() as usize;
+        match (self.total, self.fraction()) {
+            (Some(t), Some(frac)) => {
                 let eta = if rate > 0.0 {
                     (t - self.done.min(t)) as f64 / rate
                 } else {
                     0.0
                 };
                 format!(
-                    "[{}{}] {}/{} {:5.1}% {:.1} it/s ETA {:.1}s",
-                    "#".repeat(filled),
-                    "-".repeat(width - filled.min(width)),
+                    "{}/{} {:5.1}% {:.1} it/s ETA {:.1}s",
                     self.done,
                     t,
                     frac * 100.0,
@@ -59,6 +72,13 @@ impl Progress {
             }
             _ => format!("{} it {:.1} it/s {:.1}s", self.done, rate, self.elapsed_s),
         }
+    }
+
+    /// Done over total, in [0, 1]; `None` without a (nonzero) total.
+    pub fn fraction(&self) -> Option<f64> {
+        self.total
+            .filter(|&t| t > 0)
+            .map(|t| (self.done as f64 / t as f64).clamp(0.0, 1.0))
     }
 }
 

@@ -75,6 +75,8 @@ pub struct Session {
     /// may read what an earlier cell assigns in a branch that did not run
     /// (`if has_gpu { y = ... }`), guarded the same way.
     bindable: std::collections::HashSet<String>,
+    /// Where shown arrays and listings wrap (`set_line_width`).
+    line_width: usize,
 }
 
 impl Session {
@@ -83,6 +85,7 @@ impl Session {
             interp: Interp::new(flags, out),
             scope: gcalc_lang::resolve::Scope::Cell,
             bindable: Default::default(),
+            line_width: crate::array::print::DEFAULT_LINE_WIDTH,
         }
     }
 
@@ -97,9 +100,34 @@ impl Session {
         };
     }
 
+    /// Wrap shown arrays and listings at `width` columns from the next
+    /// `execute` on: NumPy's 75 by default (scripts, Jupyter); the terminal
+    /// REPL passes its terminal's width before each input.
+    pub fn set_line_width(&mut self, width: usize) {
+        self.line_width = width;
+    }
+
+    pub fn line_width(&self) -> usize {
+        self.line_width
+    }
+
     /// Parse and run `code`, shown in errors as `source_name` (a file name, `<stdin>`, `In [3]`).
     pub fn execute(&mut self, code: &str, source_name: &str) -> ExecOutcome {
-        let parsed = gcalc_lang::parse(code);
+        self.execute_value(code, code, source_name, Interp::run).0
+    }
+
+    /// Parse `text` and run it with `run`; errors are shown against `shown`
+    /// (the same text, or the input `text` was cut from with the same byte
+    /// offsets). The outcome and the value itself.
+    pub(crate) fn execute_value(
+        &mut self,
+        text: &str,
+        shown: &str,
+        source_name: &str,
+        run: impl FnOnce(&mut Interp, &gcalc_lang::Program, &str, &str) -> crate::Result<Option<Value>>,
+    ) -> (ExecOutcome, Option<Value>) {
+        crate::array::print::set_line_width(self.line_width);
+        let parsed = gcalc_lang::parse(text);
         if !parsed.diagnostics.is_empty() {
             let errors: Vec<Error> = parsed
                 .diagnostics
@@ -111,36 +139,42 @@ impl Session {
                     e
                 })
                 .collect();
-            return ExecOutcome {
+            let outcome = ExecOutcome {
                 value: None,
-                error: Some(self.render(errors, source_name, code)),
+                error: Some(self.render(errors, source_name, shown)),
             };
+            return (outcome, None);
         }
-        let unknown = self.unknown_names(&parsed.program, code);
+        let unknown = self.unknown_names(&parsed.program);
         if !unknown.is_empty() {
-            return ExecOutcome {
+            let outcome = ExecOutcome {
                 value: None,
-                error: Some(self.render(unknown, source_name, code)),
+                error: Some(self.render(unknown, source_name, shown)),
             };
+            return (outcome, None);
         }
         self.bindable
             .extend(gcalc_lang::resolve::bound_names(&parsed.program));
         // A stale interrupt (pressed while idle) must not stop the next input.
         self.interp.interrupt_flag().store(false, Ordering::Relaxed);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            self.interp.run(&parsed.program, source_name, code)
+            run(&mut self.interp, &parsed.program, source_name, text)
         }));
         match r {
-            Ok(Ok(v)) => ExecOutcome {
-                value: v.as_ref().and_then(display::display_data),
-                error: None,
-            },
+            Ok(Ok(v)) => {
+                let outcome = ExecOutcome {
+                    value: v.as_ref().and_then(display::display_data),
+                    error: None,
+                };
+                (outcome, v)
+            }
             Ok(Err(e)) => {
                 let e = self.annotate_gpu_error(e);
-                ExecOutcome {
+                let outcome = ExecOutcome {
                     value: None,
-                    error: Some(self.render(vec![e], source_name, code)),
-                }
+                    error: Some(self.render(vec![e], source_name, shown)),
+                };
+                (outcome, None)
             }
             Err(p) => {
                 let msg = p
@@ -150,17 +184,18 @@ impl Session {
                     .unwrap_or_else(|| "unknown panic".into());
                 let e =
                     Error::internal(format!("gcalc panicked: {msg}")).at(self.interp.current_stmt);
-                ExecOutcome {
+                let outcome = ExecOutcome {
                     value: None,
-                    error: Some(self.render(vec![e], source_name, code)),
-                }
+                    error: Some(self.render(vec![e], source_name, shown)),
+                };
+                (outcome, None)
             }
         }
     }
 
     /// Every name the program reads that nothing can bind, as name errors
     /// (found before the first statement runs, like pyflakes).
-    fn unknown_names(&self, program: &gcalc_lang::Program, code: &str) -> Vec<Error> {
+    fn unknown_names(&self, program: &gcalc_lang::Program) -> Vec<Error> {
         let interp = &self.interp;
         let bindable = &self.bindable;
         let known = |n: &str| interp.knows(n) || bindable.contains(n);
@@ -184,7 +219,6 @@ impl Session {
                     ));
                 }
                 if k + 1 == n {
-                    let _ = code;
                     e = e.with_note("found before running: no statement ran");
                 }
                 e
@@ -204,9 +238,16 @@ impl Session {
             .interp
             .globals
             .iter()
+            .map(|(k, v)| (k.clone(), v))
+            .chain(
+                self.interp
+                    .results
+                    .numbered()
+                    .map(|(n, v)| (format!("_{n}"), v)),
+            )
             .filter_map(|(k, v)| match v {
                 Value::Array(a) if a.device().is_gpu() => {
-                    Some((k.clone(), a.nbytes(), a.device().to_string()))
+                    Some((k, a.nbytes(), a.device().to_string()))
                 }
                 _ => None,
             })
@@ -251,9 +292,10 @@ impl Session {
         }
     }
 
-    /// Whether `code` is a whole input, needs more lines, or cannot parse.
+    /// Whether `code` is a whole input, needs more lines, or cannot parse
+    /// (a prompt's input: `%time` and `name?` lines count as what they hold).
     pub fn is_complete(&self, code: &str) -> Completeness {
-        gcalc_lang::is_complete(code)
+        crate::ipython::completeness(code)
     }
 
     pub fn interrupt_handle(&self) -> InterruptHandle {
@@ -290,10 +332,11 @@ impl Session {
         self.interp.globals.get(name).cloned()
     }
 
-    /// Forget every variable (flags stay).
+    /// Forget every variable and the values `_`, `_N` keep (flags stay).
     pub fn reset(&mut self) {
         self.interp.globals.clear();
         self.bindable.clear();
+        self.interp.results.clear();
     }
 
     /// The signature of a builtin, for a prompt's hint (`exp(x)`).

@@ -61,8 +61,8 @@ pub trait Object: Send + Sync {
         _args: crate::interp::Args,
     ) -> crate::Result<Value> {
         Err(crate::Error::type_(format!(
-            "a {} cannot be called",
-            self.type_name()
+            "{} cannot be called",
+            crate::error::with_article(self.type_name())
         )))
     }
     fn as_any(&self) -> &dyn std::any::Any;
@@ -101,8 +101,7 @@ impl Value {
     pub fn a_type_name(&self) -> String {
         match self.type_name() {
             "none" => "none".into(),
-            t if t.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {t}"),
-            t => format!("a {t}"),
+            t => crate::error::with_article(t),
         }
     }
     pub fn str(s: impl Into<Arc<str>>) -> Value {

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The Jupyter tests: the tests' cached venv (tests/venv.sh: jupyter_client,
-# jupyter_kernel_test, nbclient, nbformat, ipykernel, pytest, numpy), or
-# GCALC_TEST_PYTHON; the gcalc binary built (or
-# GCALC_BIN); the kernelspec installed into a throw-away prefix; pytest.
+# jupyter_kernel_test, nbclient, nbformat, ipykernel, pytest, numpy,
+# JupyterLab, Playwright), or GCALC_TEST_PYTHON; the gcalc binary built (or
+# GCALC_BIN); the kernelspec and JupyterLab extension installed into a
+# throw-away prefix (the Pygments lexer into the venv); pytest. The browser
+# test needs Debian's Chromium (/usr/bin/chromium, or GCALC_CHROMIUM): it
+# skips without one, and fails instead when GCALC_REQUIRE_BROWSER=1 (CI).
 # Usage: tests/jupyter/run.sh [--bench] [pytest args...]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,7 +33,7 @@ fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$bin" jupyter install --prefix "$tmp/prefix" >/dev/null
+"$bin" jupyter install --prefix "$tmp/prefix" --python "$venv_python" >/dev/null
 export JUPYTER_PATH="$tmp/prefix/share/jupyter"
 export JUPYTER_RUNTIME_DIR="$tmp/runtime"
 export XDG_DATA_HOME="$tmp/data"
@@ -42,4 +45,4 @@ cd "$here"
 if [[ $bench == 1 ]]; then
     exec "$venv_python" bench_kernel.py
 fi
-"$venv_python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py
+"$venv_python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py test_frontends.py test_browser.py

@@ -1,6 +1,8 @@
 //! `gcalc jupyter install`: writes the kernelspec (kernel.json with the
-//! absolute path of this binary, message-mode interrupts, logos) into the
-//! user's, the active environment's or a given prefix's Jupyter data dir.
+//! absolute path of this binary, message-mode interrupts, logos) and the
+//! JupyterLab extension that highlights gcalc into the user's, the active
+//! environment's or a given prefix's Jupyter data dir, then installs the
+//! Pygments lexer (for nbconvert) into the Python that runs Jupyter.
 
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -43,18 +45,41 @@ pub fn kernel_json(exe: &Path) -> String {
     serde_json::to_string_pretty(&spec).unwrap_or_default()
 }
 
-/// Install the kernelspec; the process exit status.
-pub fn run(dest: &Dest) -> u8 {
-    match install(dest) {
-        Ok(dir) => {
-            println!("installed the gcalc kernelspec in {}", dir.display());
-            0
-        }
+/// Install the kernelspec, the JupyterLab extension and the Pygments lexer
+/// (`python`: where the lexer goes, see `pygments::find_python`); the exit
+/// status. The lexer is optional: when it cannot be installed, a warning says
+/// how to do it and the status stays 0.
+pub fn run(dest: &Dest, python: Option<&str>) -> u8 {
+    let dir = match install(dest) {
+        Ok(dir) => dir,
         Err(e) => {
             eprintln!("gcalc jupyter install: {e}");
-            1
+            return 1;
+        }
+    };
+    println!("installed the gcalc kernelspec in {}", dir.display());
+    match data_dir(dest).and_then(|d| super::labext::install(&d)) {
+        Ok(ext) => println!(
+            "installed the JupyterLab extension (gcalc highlighting) in {}",
+            ext.display()
+        ),
+        Err(e) => {
+            eprintln!("gcalc jupyter install: the JupyterLab extension: {e}");
+            return 1;
         }
     }
+    match super::pygments::find_python(dest, python) {
+        Some(py) => match super::pygments::install(&py, dest) {
+            Ok(msg) => println!("{msg}"),
+            Err(e) => eprintln!(
+                "gcalc jupyter install: warning: {e}\n  (only nbconvert's exports lack gcalc highlighting; retry with --python PATH)"
+            ),
+        },
+        None => eprintln!(
+            "gcalc jupyter install: note: no Python found for the Pygments lexer (nbconvert's exports of gcalc notebooks will not be highlighted); pass --python PATH"
+        ),
+    }
+    0
 }
 
 fn install(dest: &Dest) -> Result<PathBuf, String> {

@@ -86,30 +86,12 @@ pub fn mime_bundle(d: &DisplayData) -> Value {
         m.insert("text/html".into(), json!(h));
     }
     if let Some(png) = &d.png {
-        m.insert("image/png".into(), json!(base64(png)));
+        m.insert("image/png".into(), json!(super::b64::standard(png)));
     }
     if let Some(svg) = &d.svg {
         m.insert("image/svg+xml".into(), json!(svg));
     }
     Value::Object(m)
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for c in bytes.chunks(3) {
-        let n = (c[0] as u32) << 16
-            | (*c.get(1).unwrap_or(&0) as u32) << 8
-            | *c.get(2).unwrap_or(&0) as u32;
-        for (i, shift) in [18, 12, 6, 0].iter().enumerate() {
-            if i <= c.len() {
-                out.push(T[(n >> shift) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 impl JupyterOutput {
@@ -226,13 +208,16 @@ impl Output for JupyterOutput {
         }
     }
     fn progress(&mut self, p: &Progress) {
+        // text/plain (consoles) has the ASCII bar; HTML draws one bar, the
+        // browser's, with the numbers beside it on the same line.
         let line = p.render_line(30);
+        let stats = p.render_stats();
         let html = match p.total {
             Some(t) => format!(
-                "<progress value=\"{}\" max=\"{t}\" style=\"width:30em\"></progress> <code>{line}</code>",
-                p.done
+                "<div style=\"white-space:nowrap\"><progress value=\"{}\" max=\"{t}\" style=\"width:30em;vertical-align:middle\"></progress> <code>{stats}</code></div>",
+                p.done.min(t)
             ),
-            None => format!("<code>{line}</code>"),
+            None => format!("<code style=\"white-space:nowrap\">{stats}</code>"),
         };
         let data = json!({"text/plain": line, "text/html": html});
         let (id, first) = {
@@ -255,17 +240,5 @@ impl Output for JupyterOutput {
         if p.finished {
             self.shared.ctx().progress_id = None;
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_matches_rfc4648() {
-        assert_eq!(super::base64(b""), "");
-        assert_eq!(super::base64(b"f"), "Zg==");
-        assert_eq!(super::base64(b"fo"), "Zm8=");
-        assert_eq!(super::base64(b"foo"), "Zm9v");
-        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
     }
 }

@@ -53,10 +53,11 @@ pub fn kernel_info() -> Value {
             "version": v,
             "mimetype": "text/x-gcalc",
             "file_extension": ".gcalc",
-            // No gcalc lexer exists; gcalc's comments, strings, numbers and
-            // most keywords look like Python's, so Python's highlighters fit.
-            "pygments_lexer": "python",
-            "codemirror_mode": "python",
+            // Both installed by `gcalc jupyter install`: the CodeMirror 6
+            // language of the JupyterLab extension (jupyter/labextension)
+            // and the Pygments lexer nbconvert uses (jupyter/pygments).
+            "pygments_lexer": "gcalc",
+            "codemirror_mode": "gcalc",
             "nbconvert_exporter": "script",
         },
         "banner": format!("gcalc {v}: an array language for the CPU and NVIDIA GPUs. help() lists the builtins."),
@@ -182,14 +183,23 @@ impl Worker {
                     .int_field("cursor_pos")
                     .unwrap_or(code.chars().count() as i64);
                 let c = self.session.complete(code, cp_to_byte(code, cp));
+                let (start, end) = (byte_to_cp(code, c.start), byte_to_cp(code, c.end));
+                // JupyterLab shows each match's type in its popup (the
+                // IPython kernel's experimental metadata).
+                let types: Vec<Value> = c
+                    .matches
+                    .iter()
+                    .zip(&c.types)
+                    .map(|(m, t)| json!({"start": start, "end": end, "text": m, "type": t}))
+                    .collect();
                 self.reply(
                     req,
                     json!({
                         "status": "ok",
                         "matches": c.matches,
-                        "cursor_start": byte_to_cp(code, c.start),
-                        "cursor_end": byte_to_cp(code, c.end),
-                        "metadata": {},
+                        "cursor_start": start,
+                        "cursor_end": end,
+                        "metadata": {"_jupyter_types_experimental": types},
                     }),
                 );
             }
@@ -268,7 +278,13 @@ impl Worker {
             c.progress_id = None;
         }
         self.shared.interrupted.store(false, Ordering::Relaxed);
-        let outcome = self.session.execute(&code, &format!("In [{n}]"));
+        // A stored input gets IPython's habits and its value as `_`, `_n`.
+        let outcome = if store_history {
+            self.session
+                .execute_entry(&code, &format!("In [{n}]"), n as u64)
+        } else {
+            self.session.execute(&code, &format!("In [{n}]"))
+        };
         if let Some(note) = self.shared.dropped_note() {
             let _ = self.iopub.send(IoPub::Stream {
                 parent: Box::new(req.clone()),

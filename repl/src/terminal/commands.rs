@@ -53,7 +53,7 @@ pub fn run(session: &mut Session, line: &str, color: bool) -> After {
     match cmd {
         ":help" | ":h" | ":?" => print!("{}", help_text()),
         ":vars" => print!("{}", vars_table(&session.vars())),
-        ":flags" => print!("{}", session.flags().listing()),
+        ":flags" => print!("{}", session.flags().listing(session.line_width())),
         ":devices" => run_code(session, "devices()", "<:devices>", false, color),
         ":mem" => run_code(session, "mem()", "<:mem>", true, color),
         ":reset" => {

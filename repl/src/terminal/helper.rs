@@ -21,6 +21,8 @@ pub struct ReplHelper {
     color: bool,
     /// Whether the next redraw should mark the bracket pair at the cursor.
     mark_brackets: Cell<bool>,
+    /// Reading for `input()`: text, not gcalc (no colours, hints or completion).
+    pub plain: bool,
 }
 
 impl ReplHelper {
@@ -30,6 +32,7 @@ impl ReplHelper {
             pending: String::new(),
             color,
             mark_brackets: Cell::new(false),
+            plain: false,
         }
     }
 }
@@ -64,7 +67,7 @@ impl Hinter for ReplHelper {
     type Hint = SigHint;
 
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<SigHint> {
-        if pos != line.len() {
+        if pos != line.len() || self.plain {
             return None;
         }
         let name = call_before(line, pos)?;
@@ -87,6 +90,9 @@ impl Completer for ReplHelper {
         let Ok(session) = self.session.try_borrow() else {
             return Ok((pos, Vec::new()));
         };
+        if self.plain {
+            return Ok((pos, Vec::new()));
+        }
         let off = self.pending.len();
         let code = format!("{}{line}", self.pending);
         let c = session.complete(&code, off + pos);
@@ -109,7 +115,7 @@ impl Completer for ReplHelper {
 
 impl Highlighter for ReplHelper {
     fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
-        if !self.color {
+        if !self.color || self.plain {
             return Cow::Borrowed(line);
         }
         let cursor = self.mark_brackets.get().then_some(pos);
@@ -121,7 +127,7 @@ impl Highlighter for ReplHelper {
         prompt: &'p str,
         _default: bool,
     ) -> Cow<'b, str> {
-        if self.color {
+        if self.color && !self.plain {
             Cow::Owned(format!("\x1b[32m{prompt}\x1b[0m"))
         } else {
             Cow::Borrowed(prompt)
@@ -139,7 +145,7 @@ impl Highlighter for ReplHelper {
     fn highlight_char(&self, _line: &str, _pos: usize, kind: CmdKind) -> bool {
         // The final redraw (on Enter) leaves no bracket marked.
         self.mark_brackets.set(kind != CmdKind::ForcedRefresh);
-        self.color
+        self.color && !self.plain
     }
 }
 

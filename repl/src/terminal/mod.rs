@@ -8,6 +8,7 @@ mod commands;
 mod helper;
 mod lexer;
 mod output;
+mod paste;
 
 use commands::After;
 use gcalc_lang::Completeness;
@@ -15,10 +16,11 @@ use gcalc_runtime::device::Device;
 use gcalc_runtime::flags::DeviceFlag;
 use gcalc_runtime::{ExecOutcome, Flags, InterruptHandle, Session};
 use helper::ReplHelper;
-use rustyline::Editor;
+use paste::{PasteHandler, PasteState};
 use rustyline::config::{CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
+use rustyline::{Editor, Event, EventHandler};
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -94,15 +96,28 @@ enum Entry {
 }
 
 /// Read one whole entry: a line, and `... ` lines while it is incomplete.
-fn read_entry(rl: &mut Rl, session: &RefCell<Session>) -> Result<Entry, ReadlineError> {
+fn read_entry(
+    rl: &mut Rl,
+    session: &RefCell<Session>,
+    paste: &PasteState,
+) -> Result<Entry, ReadlineError> {
     let mut buf = String::new();
     let mut indent = String::new();
+    // Whether the last line came ahead of its prompt (then the next one
+    // brings its own indentation: no pre-filled indent).
+    let mut ahead = false;
     loop {
         let prompt = if buf.is_empty() { ">>> " } else { "... " };
         if let Some(h) = rl.helper_mut() {
             h.pending.clone_from(&buf);
         }
-        let line = match rl.readline_with_initial(prompt, (&indent, "")) {
+        paste.arm();
+        let prefill = if ahead { "" } else { indent.as_str() };
+        let read = rl.readline_with_initial(prompt, (prefill, ""));
+        if let Some(at_once) = paste.came_at_once() {
+            ahead = at_once;
+        }
+        let line = match read {
             Ok(line) => line,
             Err(ReadlineError::Interrupted) => return Ok(Entry::Cleared),
             Err(ReadlineError::Eof) if buf.is_empty() => return Ok(Entry::Eof),
@@ -155,7 +170,8 @@ pub fn run(flags: Flags) -> u8 {
     let interrupt = session.interrupt_handle();
     let session = Rc::new(RefCell::new(session));
 
-    let mut rl: Rl = match editor() {
+    let paste = Arc::new(PasteState::default());
+    let mut rl: Rl = match editor(&paste) {
         Ok(rl) => rl,
         Err(e) => {
             eprintln!("gcalc: cannot start the line editor: {e}");
@@ -173,9 +189,29 @@ pub fn run(flags: Flags) -> u8 {
         eprintln!("gcalc: warning: cannot read history {}: {e}", p.display());
     }
 
+    // `input()` reads through the same editor, so lines typed ahead for it
+    // (buffered by rustyline) reach it.
+    let rl = Rc::new(RefCell::new(rl));
+    output::set_editor(Some((rl.clone(), session.borrow().interrupt_handle())));
+    let status = repl_loop(&rl, &session, &paste, &running, &presses, &bar_open, color);
+    output::set_editor(None);
+    status
+}
+
+fn repl_loop(
+    rl: &RefCell<Rl>,
+    session: &RefCell<Session>,
+    paste: &PasteState,
+    running: &AtomicBool,
+    presses: &AtomicU32,
+    bar_open: &AtomicBool,
+    color: bool,
+) -> u8 {
+    let history = history_path();
     let mut count = 0u64;
     loop {
-        let code = match read_entry(&mut rl, &session) {
+        let entry = read_entry(&mut rl.borrow_mut(), session, paste);
+        let code = match entry {
             Ok(Entry::Code(c)) => c,
             Ok(Entry::Cleared) => continue,
             Ok(Entry::Eof) => break,
@@ -184,13 +220,17 @@ pub fn run(flags: Flags) -> u8 {
                 return 1;
             }
         };
-        if let Some(h) = rl.helper_mut() {
+        if let Some(h) = rl.borrow_mut().helper_mut() {
             h.pending.clear();
         }
         if code.trim().is_empty() {
             continue;
         }
-        save_history(&mut rl, history.as_deref(), &code);
+        save_history(&mut rl.borrow_mut(), history.as_deref(), &code);
+        // Arrays and listings wrap at the terminal's width as it is now.
+        if let Some((cols, _)) = rl.borrow_mut().dimensions() {
+            session.borrow_mut().set_line_width(usize::from(cols));
+        }
         if code.trim_start().starts_with(':') {
             match commands::run(&mut session.borrow_mut(), &code, color) {
                 After::Quit => break,
@@ -200,25 +240,35 @@ pub fn run(flags: Flags) -> u8 {
         count += 1;
         presses.store(0, Ordering::Relaxed);
         running.store(true, Ordering::Relaxed);
-        let outcome = session.borrow_mut().execute(&code, &format!("In[{count}]"));
+        let outcome = session
+            .borrow_mut()
+            .execute_entry(&code, &format!("In[{count}]"), count);
         running.store(false, Ordering::Relaxed);
-        output::end_bar(&bar_open);
+        output::end_bar(bar_open);
         show_outcome(outcome, color);
     }
     0
 }
 
-/// The line editor: bash-style listing of completions, a long history kept
-/// by hand (entries are added whole, after their `... ` lines).
-fn editor() -> rustyline::Result<Rl> {
+/// The line editor: completions listed on the first Tab when ambiguous (as
+/// IPython's menu opens), a long history kept by hand (entries are added
+/// whole, after their `... ` lines), pastes and typed-ahead lines run line by
+/// line (`paste`).
+fn editor(paste: &Arc<PasteState>) -> rustyline::Result<Rl> {
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
         .history_ignore_dups(true)?
         .max_history_size(HISTORY_SIZE)?
         .completion_type(CompletionType::List)
+        .completion_show_all_if_ambiguous(true)
         .build();
-    Editor::with_config(config)
+    let mut rl = Editor::with_config(config)?;
+    rl.bind_sequence(
+        Event::Any,
+        EventHandler::Conditional(Box::new(PasteHandler(paste.clone()))),
+    );
+    Ok(rl)
 }
 
 fn save_history(rl: &mut Rl, path: Option<&std::path::Path>, code: &str) {

@@ -1,12 +1,55 @@
 //! Where a REPL session's output goes: the terminal, with `progress(...)`
 //! drawn as one self-overwriting line (bar, rate, ETA) that other output
-//! clears and the end of the statement finishes.
+//! clears and the end of the statement finishes; `input()` reads through the
+//! REPL's line editor.
 
+use super::Rl;
 use gcalc_runtime::output::Progress;
-use gcalc_runtime::{DisplayData, Output};
+use gcalc_runtime::{DisplayData, InterruptHandle, Output};
+use rustyline::error::ReadlineError;
+use std::cell::RefCell;
 use std::io::Write;
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+thread_local! {
+    /// The REPL's line editor, for `input()` on the REPL's thread: lines
+    /// typed or pasted ahead sit in its buffer, so reading stdin directly
+    /// would miss them. (`Output` must be `Send`; the editor is not, so it
+    /// is reached through the thread, not held.)
+    static EDITOR: RefCell<Option<(Rc<RefCell<Rl>>, InterruptHandle)>> = const { RefCell::new(None) };
+}
+
+/// The editor `input()` reads with, and the handle a Ctrl-C there interrupts.
+pub fn set_editor(editor: Option<(Rc<RefCell<Rl>>, InterruptHandle)>) {
+    EDITOR.with(|e| *e.borrow_mut() = editor);
+}
+
+/// Read a line for `input(prompt)` with the editor, plain (no gcalc
+/// highlighting or completion); `Some(None)` at Ctrl-D or Ctrl-C (which
+/// also interrupts the statement); `None` without an editor.
+fn read_with_editor(prompt: &str) -> Option<Option<String>> {
+    let (rl, interrupt) = EDITOR.with(|e| e.borrow().clone())?;
+    let Ok(mut rl) = rl.try_borrow_mut() else {
+        return None;
+    };
+    if let Some(h) = rl.helper_mut() {
+        h.plain = true;
+    }
+    let line = rl.readline(prompt);
+    if let Some(h) = rl.helper_mut() {
+        h.plain = false;
+    }
+    match line {
+        Ok(l) => Some(Some(l)),
+        Err(ReadlineError::Interrupted) => {
+            interrupt.interrupt();
+            Some(None)
+        }
+        Err(_) => Some(None),
+    }
+}
 
 /// Width of the bar itself; the whole line stays under 80 columns.
 const BAR_WIDTH: usize = 24;
@@ -63,8 +106,18 @@ impl Output for TermOutput {
     }
 
     fn input(&mut self, prompt: &str) -> Option<String> {
-        self.stdout(prompt);
-        crate::script::read_stdin_line()
+        {
+            let mut o = std::io::stdout().lock();
+            self.clear_bar(&mut o);
+            let _ = o.flush();
+        }
+        match read_with_editor(prompt) {
+            Some(line) => line,
+            None => {
+                self.stdout(prompt);
+                crate::script::read_stdin_line()
+            }
+        }
     }
 
     fn progress(&mut self, p: &Progress) {

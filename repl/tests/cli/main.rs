@@ -1,7 +1,8 @@
 //! The `gcalc` binary's tests, one binary: flag precedence, golden scripts,
-//! the REPL in a pseudo-terminal.
+//! the REPL in a pseudo-terminal (and as issue 23 drives it).
 
 mod files;
 mod flags;
 mod golden;
+mod repl_frontends;
 mod repl_pty;

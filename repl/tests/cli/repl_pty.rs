@@ -14,12 +14,27 @@ use std::time::Duration;
 
 const UP: &str = "\x1b[A";
 /// rustyline starts reading a line.
-const EDIT_START: &str = "\x1b[?2004h";
+pub(super) const EDIT_START: &str = "\x1b[?2004h";
 /// rustyline stops reading a line (Enter, Ctrl-C, Ctrl-D).
 const EDIT_END: &str = "\x1b[?2004l";
 
-fn spawn(home: &Path) -> Session {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcalc"));
+pub(super) fn spawn(home: &Path) -> Session {
+    spawn_cmd(home, Command::new(env!("CARGO_BIN_EXE_gcalc")))
+}
+
+/// gcalc on a terminal that echoes input, as a person's does (the pty
+/// starts with echo off): keys typed while a statement runs show at once.
+pub(super) fn spawn_echoing(home: &Path) -> Session {
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "stty echo && exec \"$0\"",
+        env!("CARGO_BIN_EXE_gcalc"),
+    ]);
+    spawn_cmd(home, cmd)
+}
+
+pub(super) fn spawn_cmd(home: &Path, mut cmd: Command) -> Session {
     cmd.current_dir(home)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
@@ -35,7 +50,7 @@ fn spawn(home: &Path) -> Session {
 }
 
 /// Wait for the line being edited to end and the next `prompt`; the output between.
-fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
+pub(super) fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
     p.expect(EDIT_END)
         .unwrap_or_else(|e| panic!("input not accepted after {what:?}: {e}"));
     let out = p
@@ -47,13 +62,13 @@ fn next_prompt(p: &mut Session, prompt: &str, what: &str) -> String {
 }
 
 /// Type `line` and Enter, then wait for the next `>>> ` prompt; what came between.
-fn run(p: &mut Session, line: &str) -> String {
+pub(super) fn run(p: &mut Session, line: &str) -> String {
     p.send_line(line).expect("send");
     next_prompt(p, ">>> ", line)
 }
 
 /// Type `line` and Enter inside a block: the prompt that follows is `... `.
-fn more(p: &mut Session, line: &str) {
+pub(super) fn more(p: &mut Session, line: &str) {
     p.send_line(line).expect("send");
     next_prompt(p, "... ", line);
 }
@@ -66,7 +81,7 @@ fn has_sgr(s: &str) -> bool {
     })
 }
 
-fn quit(mut p: Session) {
+pub(super) fn quit(mut p: Session) {
     p.send_control('d').expect("send Ctrl-D");
     p.expect(Eof).expect("end of output after Ctrl-D");
     match p.wait() {

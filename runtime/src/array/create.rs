@@ -208,8 +208,8 @@ fn collect(
                 Ok(())
             }
             None => Err(Error::type_(format!(
-                "array: cannot make an array element from a {}{}",
-                other.type_name(),
+                "array: cannot make an array element from {}{}",
+                other.a_type_name(),
                 if pos.is_empty() {
                     String::new()
                 } else {

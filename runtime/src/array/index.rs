@@ -122,9 +122,9 @@ impl Array {
             return Err(Error::dtype(
                 "assign",
                 format!(
-                    "cannot assign {} values into a {} array (same_kind casting)",
+                    "cannot assign {} values into {} array (same_kind casting)",
                     src.dtype(),
-                    self.dtype()
+                    crate::error::with_article(self.dtype().name())
                 ),
             )
             .with_help(format!(

@@ -1,7 +1,9 @@
 //! Showing arrays: NumPy 2's `str()` layout (shortest-unique floats capped at 8
 //! digits, common widths, scientific when NumPy would, `...` summaries above
-//! 1000 elements, 75-column wrapping), the `<3x2 float32 @cpu(0)>` trailer,
-//! and an HTML table for Jupyter. Bools print as gcalc's `true`/`false`.
+//! 1000 elements, wrapping at the line width: NumPy's 75 columns, the
+//! terminal's width at the REPL), the `<3x2 float32 @cpu(0)>` trailer, and the
+//! same text with the trailer as HTML for Jupyter. Bools print as gcalc's
+//! `true`/`false`.
 
 use super::Array;
 use super::layout::fmt_shape_x;
@@ -12,7 +14,24 @@ use half::f16;
 const PRECISION: usize = 8;
 const THRESHOLD: usize = 1000;
 const EDGE: usize = 3;
-const LINE_WIDTH: usize = 75;
+/// NumPy's default `linewidth`.
+pub const DEFAULT_LINE_WIDTH: usize = 75;
+
+thread_local! {
+    /// The line width of the session running on this thread (`Session::execute`
+    /// sets it), like NumPy's `printoptions(linewidth=...)`.
+    static LINE_WIDTH: std::cell::Cell<usize> = const { std::cell::Cell::new(DEFAULT_LINE_WIDTH) };
+}
+
+/// Wrap arrays (and listings) at `width` columns on this thread (at least 20).
+pub fn set_line_width(width: usize) {
+    LINE_WIDTH.with(|w| w.set(width.max(20)));
+}
+
+/// The line width in force on this thread.
+pub fn line_width() -> usize {
+    LINE_WIDTH.with(|w| w.get())
+}
 
 /// Shortest digits that read back as the same value in `dtype`:
 /// (negative, digits without leading zeros, decimal exponent of the first digit).
@@ -304,7 +323,7 @@ fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
         sshape: &sshape,
         summarize,
     };
-    Ok(f.rec(&mut Vec::new(), " ", LINE_WIDTH))
+    Ok(f.rec(&mut Vec::new(), " ", line_width()))
 }
 
 struct Fmt<'a> {
@@ -413,66 +432,13 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// An HTML table for Jupyter (1-d and 2-d; higher dimensions as preformatted
-/// text), summarised like the text form, with shape, dtype and device as caption.
+/// What Jupyter shows for an array: the text the REPL shows (NumPy's layout,
+/// any number of dimensions, summarised alike) with the trailer on its own
+/// line below it, which never wraps. One layout for 0-d to n-d.
 pub fn format_html(a: &Array) -> Result<String> {
-    let caption = esc(&trailer(a));
-    if a.ndim() == 0 || a.ndim() > 2 || a.size() == 0 {
-        return Ok(format!(
-            "<div class=\"gcalc-array\"><pre>{}</pre><small>{caption}</small></div>",
-            esc(&format_array(a)?)
-        ));
-    }
-    let h = a.to_host()?;
-    let (rows, cols) = if h.ndim() == 1 {
-        (1, h.shape()[0])
-    } else {
-        (h.shape()[0], h.shape()[1])
-    };
-    let (rs, cs) = if h.ndim() == 1 {
-        (0, h.strides()[0])
-    } else {
-        (h.strides()[0], h.strides()[1])
-    };
-    let summarize = h.size() > THRESHOLD;
-    let pick = |n: usize| -> Vec<Option<usize>> {
-        if summarize && n > 2 * EDGE {
-            (0..EDGE)
-                .map(Some)
-                .chain([None])
-                .chain((n - EDGE..n).map(Some))
-                .collect()
-        } else {
-            (0..n).map(Some).collect()
-        }
-    };
-    let (pr, pc) = (pick(rows), pick(cols));
-    let mut offs = Vec::new();
-    for r in pr.iter().flatten() {
-        for c in pc.iter().flatten() {
-            offs.push((h.offset() as isize + *r as isize * rs + *c as isize * cs).max(0) as usize);
-        }
-    }
-    let strs = format_elements(&h, &offs, None)?;
-    let ncols = pc.iter().flatten().count();
-    let mut out = format!(
-        "<table class=\"gcalc-array\" style=\"font-family:monospace\"><caption>{caption}</caption>"
-    );
-    let mut k = 0;
-    for r in &pr {
-        out.push_str("<tr>");
-        for c in &pc {
-            match (r, c) {
-                (Some(_), Some(_)) => {
-                    out.push_str(&format!("<td>{}</td>", esc(strs[k].trim())));
-                    k += 1;
-                }
-                _ => out.push_str("<td>&#8943;</td>"),
-            }
-        }
-        out.push_str("</tr>");
-        let _ = ncols;
-    }
-    out.push_str("</table>");
-    Ok(out)
+    Ok(format!(
+        "<div class=\"gcalc-array\"><pre style=\"margin:0\">{}</pre><div class=\"gcalc-caption\" style=\"white-space:nowrap;font-family:monospace;font-size:85%;opacity:0.75\">{}</div></div>",
+        esc(&format_array(a)?),
+        esc(&trailer(a))
+    ))
 }

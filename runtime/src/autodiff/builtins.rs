@@ -46,9 +46,9 @@ fn make(_: &mut Interp, mut a: Args, with_value: bool) -> Result<Value> {
         Value::Func(_) | Value::Builtin(_) | Value::Object(_) | Value::Method(..)
     ) {
         return Err(Error::type_(format!(
-            "{}() needs a function, got a {}",
+            "{}() needs a function, got {}",
             a.name,
-            f.type_name()
+            f.a_type_name()
         )));
     }
     let (argnums, tuple) = match a.opt("argnums")? {
@@ -61,8 +61,8 @@ fn make(_: &mut Interp, mut a: Args, with_value: bool) -> Result<Value> {
                 .map(|v| match v {
                     Value::Int(i) => Ok(*i),
                     v => Err(Error::type_(format!(
-                        "argnums must hold ints, got a {}",
-                        v.type_name()
+                        "argnums must hold ints, got {}",
+                        v.a_type_name()
                     ))),
                 })
                 .collect::<Result<_>>()?,
@@ -70,8 +70,8 @@ fn make(_: &mut Interp, mut a: Args, with_value: bool) -> Result<Value> {
         ),
         Some(v) => {
             return Err(Error::type_(format!(
-                "argnums must be an int or a tuple of ints, got a {}",
-                v.type_name()
+                "argnums must be an int or a tuple of ints, got {}",
+                v.a_type_name()
             )));
         }
     };
@@ -142,7 +142,7 @@ impl GradFunc {
             Value::Array(a) if a.dtype().is_float() => a.clone(),
             Value::Array(a) => {
                 return Err(bad(
-                    format!("an {} array", a.dtype()),
+                    format!("{} array", crate::error::with_article(a.dtype().name())),
                     "make it a float array first: x.astype(floatX)".into(),
                 ));
             }
@@ -154,7 +154,7 @@ impl GradFunc {
             }
             v => {
                 return Err(bad(
-                    format!("a {}", v.type_name()),
+                    v.a_type_name(),
                     "gradients are taken with respect to float arrays and numbers".into(),
                 ));
             }
@@ -221,9 +221,9 @@ impl GradFunc {
             Value::Float(_) | Value::Int(_) | Value::Bool(_) => Array::scalar(0.0f64),
             v => {
                 return Err(Error::value(format!(
-                    "{}() must return a scalar to be differentiated, got a {}",
+                    "{}() must return a scalar to be differentiated, got {}",
                     self.fname(),
-                    v.type_name()
+                    v.a_type_name()
                 )));
             }
         };

@@ -131,7 +131,8 @@ impl Object for KernelObject {
                         && *d != x.dtype()
                     {
                         return Err(bad(&format!(
-                            "a {d} array (the kernel's pointer type), got {}",
+                            "{} array (the kernel's pointer type), got {}",
+                            crate::error::with_article(d.name()),
                             x.dtype()
                         )));
                     }

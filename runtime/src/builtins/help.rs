@@ -1,4 +1,4 @@
-//! `help(name)`: the op table's signature and doc of any builtin, or what a value is.
+//! `help(name)`: a builtin's help page (`crate::help`), or what a value is.
 
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -14,22 +14,10 @@ pub static OPS: &[OpDef] = &[OpDef {
     grad: None,
 }];
 
-/// The help text of one op.
-pub fn help_text(d: &OpDef) -> String {
-    // A method of the op table (x.sum()), not of lists and dicts (xs.append()).
-    let global = ops::lookup(d.name).is_some_and(|g| std::ptr::eq(g, d));
-    let method = if d.method && global {
-        format!("\n(also a method: x.{}(...))", d.name)
-    } else {
-        String::new()
-    };
-    format!("{}\n\n{}{method}\n", d.sig, d.doc)
-}
-
 /// The help of a builtin or constant called `name`, if there is one.
-pub fn name_help(name: &str) -> Option<String> {
+pub fn name_help(name: &str, flags: &crate::flags::Flags) -> Option<String> {
     if let Some(d) = ops::lookup(name) {
-        return Some(help_text(d));
+        return Some(crate::help::page(d, flags));
     }
     crate::builtins::constants::lookup(name).map(|c| {
         format!(
@@ -68,8 +56,8 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
             s.push_str(SYNTAX);
             s
         }
-        Some(Value::Builtin(d)) | Some(Value::Method(_, d)) => help_text(d),
-        Some(Value::Str(s)) => match name_help(&s) {
+        Some(Value::Builtin(d)) | Some(Value::Method(_, d)) => crate::help::page(d, &i.flags),
+        Some(Value::Str(s)) => match name_help(&s, &i.flags) {
             Some(text) => text,
             None => {
                 let mut e = Error::name(format!("no builtin named `{s}`"));
@@ -88,8 +76,8 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
             )
         }
         Some(other) => format!(
-            "a {}: {}\n",
-            other.type_name(),
+            "{}: {}\n",
+            other.a_type_name(),
             crate::display::repr(&other)
         ),
     };

@@ -98,13 +98,13 @@ pub static OPS: &[OpDef] = &[
     builtin!(
         "enumerate",
         "enumerate(xs)",
-        "A list of (index, item) tuples.",
+        "A list of (index, item) tuples; arrays give their rows. enumerate(progress(xs)) shows a bar over the result.",
         enumerate
     ),
     builtin!(
         "zip",
         "zip(xs, ys, ...)",
-        "A list of tuples taking one item from each sequence.",
+        "A list of tuples taking one item from each sequence (arrays give their rows), as long as the shortest.",
         zip
     ),
 ];
@@ -166,10 +166,7 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
             n.max(0)
         }
         other => {
-            return Err(Error::type_(format!(
-                "a {} has no length",
-                repr_type(other)
-            )));
+            return Err(Error::type_(format!("{} has no length", repr_type(other))));
         }
     }))
 }
@@ -244,7 +241,11 @@ fn input(i: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     match i.out.input(&prompt) {
         Some(s) => Ok(Value::str(s.trim_end_matches(['\n', '\r']))),
-        None => Err(Error::io("input(): no input available (end of input)")),
+        None => {
+            // Ctrl-C at the prompt, or a Jupyter interrupt, ends the wait.
+            i.check_interrupt()?;
+            Err(Error::io("input(): no input available (end of input)"))
+        }
     }
 }
 
@@ -280,21 +281,25 @@ pub struct ProgressState {
     start: Instant,
     last: Instant,
     done: u64,
+    /// Items in the whole iterable, counted when the loop starts.
+    total: Option<u64>,
 }
 
 impl ProgressIter {
-    pub fn start(&self) -> ProgressState {
+    /// Start a bar over `total` items (`None`: unknown).
+    pub fn start(&self, total: Option<u64>) -> ProgressState {
         let now = Instant::now();
         ProgressState {
             start: now,
             last: now,
             done: 0,
+            total,
         }
     }
 }
 
 impl ProgressState {
-    pub(crate) fn step(&mut self, interp: &mut Interp, total: Option<u64>, ended: bool) {
+    pub(crate) fn step(&mut self, interp: &mut Interp, ended: bool) {
         if ended {
             return;
         }
@@ -304,17 +309,17 @@ impl ProgressState {
             self.last = Instant::now();
             let p = Progress {
                 done: self.done - 1,
-                total,
+                total: self.total,
                 elapsed_s: self.start.elapsed().as_secs_f64(),
                 finished: false,
             };
             interp.out.progress(&p);
         }
     }
-    pub(crate) fn finish(&mut self, interp: &mut Interp, total: Option<u64>) {
+    pub(crate) fn finish(&mut self, interp: &mut Interp) {
         let p = Progress {
             done: self.done,
-            total,
+            total: self.total,
             elapsed_s: self.start.elapsed().as_secs_f64(),
             finished: true,
         };
@@ -462,32 +467,66 @@ fn seq(v: &Value) -> Result<Vec<Value>> {
             Ok(out)
         }
         Value::Str(s) => Ok(s.chars().map(|c| Value::str(c.to_string())).collect()),
-        other => Err(Error::type_(format!(
-            "expected a sequence, not {}",
-            other.a_type_name()
-        ))),
+        // Arrays by their first axis, as a `for` loop walks them.
+        Value::Array(x) if x.ndim() > 0 => (0..x.shape()[0])
+            .map(|i| {
+                x.index(&[crate::array::index::Index::Int(i as i64)])
+                    .map(Value::Array)
+            })
+            .collect(),
+        other => Err(
+            Error::type_(format!("expected a sequence, not {}", other.a_type_name()))
+                .with_help("enumerate and zip take lists, tuples, ranges, strings and arrays"),
+        ),
+    }
+}
+
+/// `enumerate(progress(xs))`, `zip(progress(xs), ys)`: the bar moves to the
+/// outside (`progress(enumerate(xs))`), so it ticks once per item of the
+/// result and its total is the result's length (tqdm's habit, with a total).
+fn unwrap_progress(v: Value) -> (Value, bool) {
+    if let Value::Object(o) = &v
+        && let Some(p) = o.as_any().downcast_ref::<ProgressIter>()
+    {
+        return (p.inner.clone(), true);
+    }
+    (v, false)
+}
+
+fn with_progress(v: Value, wrap: bool) -> Value {
+    if wrap {
+        Value::Object(std::sync::Arc::new(ProgressIter { inner: v }))
+    } else {
+        v
     }
 }
 
 fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = a.req("xs")?;
+    let (x, bar) = unwrap_progress(a.req("xs")?);
     a.finish()?;
-    Ok(Value::list(
-        seq(&x)?
-            .into_iter()
-            .enumerate()
-            .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64), v]))
-            .collect(),
-    ))
+    let items = seq(&x)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64), v]))
+        .collect();
+    Ok(with_progress(Value::list(items), bar))
 }
 
 fn zip(_: &mut Interp, mut a: Args) -> Result<Value> {
-    let seqs: Vec<Vec<Value>> = a.rest().iter().map(seq).collect::<Result<_>>()?;
+    let mut bar = false;
+    let seqs: Vec<Vec<Value>> = a
+        .rest()
+        .iter()
+        .map(|v| {
+            let (v, b) = unwrap_progress(v.clone());
+            bar |= b;
+            seq(&v)
+        })
+        .collect::<Result<_>>()?;
     a.finish()?;
     let n = seqs.iter().map(|s| s.len()).min().unwrap_or(0);
-    Ok(Value::list(
-        (0..n)
-            .map(|k| Value::tuple(seqs.iter().map(|s| s[k].clone()).collect()))
-            .collect(),
-    ))
+    let items = (0..n)
+        .map(|k| Value::tuple(seqs.iter().map(|s| s[k].clone()).collect()))
+        .collect();
+    Ok(with_progress(Value::list(items), bar))
 }

@@ -16,7 +16,7 @@ const MAX_CALL_DEPTH: usize = 200;
 
 /// Names that are values without being variables: dtypes, `floatX` and
 /// the constants (`pi e inf nan newaxis`).
-pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
+pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
@@ -29,8 +29,13 @@ pub(super) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
 impl Interp {
     /// Whether `n` is a name the session can read now: a variable, a
     /// builtin, a constant, a dtype or `floatX` (what `resolve` asks before a run).
+    /// IPython's `_`, `__`, `_3` count as known: when one holds no value
+    /// yet, reading it says so at run time.
     pub(crate) fn knows(&self, n: &str) -> bool {
-        self.lookup_var(n).is_some() || special_name(self, n).is_some() || ops::lookup(n).is_some()
+        self.lookup_var(n).is_some()
+            || special_name(self, n).is_some()
+            || ops::lookup(n).is_some()
+            || super::results::Results::is_result_name(n)
     }
 }
 
@@ -53,6 +58,14 @@ impl Interp {
         }
         if let Some(d) = ops::lookup(n) {
             return Ok(Value::Builtin(d));
+        }
+        if let Some(v) = self.results.get(n) {
+            return Ok(v);
+        }
+        if super::results::Results::is_result_name(n) {
+            return Err(Error::name(format!("`{n}` holds no value yet")).at(span).with_help(
+                "`_` is the last value the prompt showed, `__` and `___` the ones before, `_3` the value of input 3",
+            ));
         }
         let mut e = Error::name(format!("unknown name `{n}`")).at(span);
         e.help = self.unknown_name_help(n, None, &[]);
@@ -183,7 +196,7 @@ impl Interp {
             }
             Value::Func(f) => self.call_function(&f, pos, kw, span),
             Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
-            other => Err(Error::type_(format!("a {} is not callable", other.type_name())).at(span)),
+            other => Err(Error::type_(format!("{} is not callable", other.a_type_name())).at(span)),
         }
     }
 
@@ -501,21 +514,23 @@ impl Interp {
             {
                 Some(p) => {
                     let inner = self.iterate(p.inner.clone())?;
+                    // The total is counted before the first item is taken.
+                    let state = p.start(inner.len());
                     Iter::Progress {
                         inner: Box::new(inner),
-                        state: p.start(),
+                        state,
                     }
                 }
                 None => {
                     return Err(Error::type_(format!(
-                        "a {} cannot be iterated",
-                        o.type_name()
+                        "{} cannot be iterated",
+                        crate::error::with_article(o.type_name())
                     )));
                 }
             },
             other => {
                 return Err(
-                    Error::type_(format!("a {} cannot be iterated", other.type_name()))
+                    Error::type_(format!("{} cannot be iterated", other.a_type_name()))
                         .with_help("loop over range(n), a list, a tuple or an array"),
                 );
             }
@@ -549,6 +564,7 @@ pub(crate) enum Iter {
 }
 
 impl Iter {
+    /// How many items are left (all of them before the first `next`).
     pub(crate) fn len(&self) -> Option<u64> {
         match self {
             Iter::Range { cur, stop, step } => {
@@ -559,9 +575,9 @@ impl Iter {
                 };
                 Some(n.max(0) as u64)
             }
-            Iter::Items { items, .. } => Some(items.len() as u64),
-            Iter::List { list, .. } => Some(list.len() as u64),
-            Iter::Rows { a, .. } => Some(a.shape()[0] as u64),
+            Iter::Items { items, i } => Some(items.len().saturating_sub(*i) as u64),
+            Iter::List { list, i } => Some(list.len().saturating_sub(*i) as u64),
+            Iter::Rows { a, i } => Some(a.shape()[0].saturating_sub(*i) as u64),
             Iter::Progress { inner, .. } => inner.len(),
         }
     }
@@ -596,18 +612,16 @@ impl Iter {
                 Ok(Some(Value::Array(v)))
             }
             Iter::Progress { inner, state } => {
-                let total = inner.len();
                 let v = inner.next(interp)?;
-                state.step(interp, total, v.is_none());
+                state.step(interp, v.is_none());
                 Ok(v)
             }
         }
     }
 
     pub(crate) fn finish(&mut self, interp: &mut Interp) {
-        if let Iter::Progress { inner, state } = self {
-            let total = inner.len();
-            state.finish(interp, total);
+        if let Iter::Progress { state, .. } = self {
+            state.finish(interp);
         }
     }
 }

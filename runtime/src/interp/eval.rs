@@ -384,10 +384,10 @@ impl Interp {
                             CmpOp::Eq => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
                             CmpOp::Ne => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
                             _ => Err(Error::type_(format!(
-                                "`{}` is not defined between a {} and a {}",
+                                "`{}` is not defined between {} and {}",
                                 op.symbol(),
-                                lv.type_name(),
-                                rv.type_name()
+                                lv.a_type_name(),
+                                rv.a_type_name()
                             ))),
                         }
                     }
@@ -600,10 +600,10 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             ))
         }
         _ => Err(Error::type_(format!(
-            "`{}` is not defined between a {} and a {}",
+            "`{}` is not defined between {} and {}",
             op.symbol(),
-            l.type_name(),
-            r.type_name()
+            l.a_type_name(),
+            r.a_type_name()
         ))
         .with_help(
             if matches!(l, Value::List(_)) || matches!(r, Value::List(_)) {

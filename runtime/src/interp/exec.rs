@@ -100,7 +100,7 @@ impl Interp {
                 Ok(Flow::Return(v))
             }
             StmtKind::Set(None) => {
-                let listing = self.flags.listing();
+                let listing = self.flags.listing(crate::array::print::line_width());
                 self.print(&listing);
                 Ok(Flow::Normal(None))
             }
@@ -192,8 +192,8 @@ impl Interp {
                     }
                     other => {
                         return Err(Error::type_(format!(
-                            "cannot unpack a {} into {} names",
-                            other.type_name(),
+                            "cannot unpack {} into {} names",
+                            other.a_type_name(),
                             targets.len()
                         ))
                         .at(*span));
@@ -321,9 +321,9 @@ impl Interp {
                     return Err(Error::dtype(
                         sym,
                         format!(
-                            "cannot write the {} result of `{sym}=` into a {} array in place",
+                            "cannot write the {} result of `{sym}=` into {} array in place",
                             r.dtype(),
-                            x.dtype()
+                            crate::error::with_article(x.dtype().name())
                         ),
                     )
                     .at(span)

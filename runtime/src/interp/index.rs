@@ -34,8 +34,8 @@ impl Interp {
                         ),
                         other => {
                             return Err(Error::index(format!(
-                                "a {} cannot be an index",
-                                other.type_name()
+                                "{} cannot be an index",
+                                other.a_type_name()
                             ))
                             .at(e.span)
                             .with_help("indices are ints, slices like 1:3, or int/bool arrays"));
@@ -243,17 +243,20 @@ impl Interp {
         let i = match self.eval(e)? {
             Value::Int(i) => i,
             other => {
-                return Err(
-                    Error::index(format!("a {} cannot index a {one}", other.type_name()))
-                        .at(e.span),
-                );
+                return Err(Error::index(format!(
+                    "{} cannot index {}",
+                    other.a_type_name(),
+                    crate::error::with_article(one)
+                ))
+                .at(e.span));
             }
         };
         let n = n as i64;
         let j = if i < 0 { i + n } else { i };
         if j < 0 || j >= n {
             return Err(Error::index(format!(
-                "index {i} is out of range for a {range} of length {n}"
+                "index {i} is out of range for {} of length {n}",
+                crate::error::with_article(range)
             ))
             .at(e.span));
         }

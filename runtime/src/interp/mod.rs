@@ -9,8 +9,10 @@ mod exec;
 mod fstring;
 mod index;
 mod membership;
+pub mod results;
 
 pub use args::Args;
+pub(crate) use call::special_name;
 
 use crate::device::Device;
 use crate::dtype::DType;
@@ -51,6 +53,8 @@ pub struct Interp {
     pub profiler: crate::profile::Profiler,
     /// The autodiff tape while a gradient function runs (see `autodiff`).
     pub(crate) tape: Option<Box<crate::autodiff::Tape>>,
+    /// What the prompt showed: `_`, `__`, `___`, `_N`.
+    pub results: results::Results,
 }
 
 /// How a statement ended.
@@ -81,6 +85,7 @@ impl Interp {
             pending_break: None,
             current_stmt: gcalc_lang::Span::default(),
             tape: None,
+            results: results::Results::default(),
             profiler: crate::profile::Profiler::new(flags.profile),
             flags,
         }

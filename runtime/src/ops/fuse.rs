@@ -65,8 +65,8 @@ pub fn operand(v: &Value) -> Result<Operand> {
         Value::Float(f) => Ok(Operand::Float(*f)),
         Value::Bool(b) => Ok(Operand::Bool(*b)),
         other => Err(Error::type_(format!(
-            "expected an array or a number, got a {}",
-            other.type_name()
+            "expected an array or a number, got {}",
+            other.a_type_name()
         ))
         .with_help("make an array with array([...])")),
     }

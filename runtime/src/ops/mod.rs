@@ -21,6 +21,7 @@ pub(crate) use builtin;
 
 pub mod creation;
 pub mod elementwise;
+pub mod family;
 pub mod fuse;
 pub mod io;
 pub mod linalg;

@@ -107,7 +107,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         }
         v => {
             return Err(
-                Error::type_(format!("{name}() needs an array, got a {}", v.type_name()))
+                Error::type_(format!("{name}() needs an array, got {}", v.a_type_name()))
                     .with_op(name)
                     .with_help("make one with array([...])"),
             );
@@ -121,7 +121,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
                 .map(|v| match v {
                     Value::Int(i) => Ok(*i as isize),
                     v => Err(
-                        Error::type_(format!("axis must hold ints, got a {}", v.type_name()))
+                        Error::type_(format!("axis must hold ints, got {}", v.a_type_name()))
                             .with_op(name),
                     ),
                 })
@@ -129,8 +129,8 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         ),
         Some(v) => {
             return Err(Error::type_(format!(
-                "axis must be an int, a tuple of ints or none, got a {}",
-                v.type_name()
+                "axis must be an int, a tuple of ints or none, got {}",
+                v.a_type_name()
             ))
             .with_op(name));
         }
@@ -140,8 +140,8 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Some(Value::Bool(b)) => b,
         Some(v) => {
             return Err(Error::type_(format!(
-                "keepdims must be true or false, got a {}",
-                v.type_name()
+                "keepdims must be true or false, got {}",
+                v.a_type_name()
             ))
             .with_op(name));
         }
@@ -152,7 +152,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
             Some(Value::Int(i)) => i,
             Some(v) => {
                 return Err(
-                    Error::type_(format!("ddof must be an int, got a {}", v.type_name()))
+                    Error::type_(format!("ddof must be an int, got {}", v.a_type_name()))
                         .with_op(name),
                 );
             }

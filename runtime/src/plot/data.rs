@@ -58,8 +58,8 @@ pub fn numbers(f: &str, what: &str, v: &Value) -> Result<Vec<f64>> {
             .map(|(i, item)| {
                 scalar(item).ok_or_else(|| {
                     Error::type_(format!(
-                        "{f}(): {what}[{i}] is a {}, not a number",
-                        item.type_name()
+                        "{f}(): {what}[{i}] is {}, not a number",
+                        item.a_type_name()
                     ))
                     .with_help(format!("{what} must be an array or a list of numbers"))
                 })
@@ -197,8 +197,8 @@ pub fn matrix(f: &str, v: &Value) -> Result<(usize, usize, Vec<f64>)> {
         other => Err(Error::shape(
             f,
             format!(
-                "{f}() needs a 2-D array or a list of rows, but got a {}{}",
-                other.type_name(),
+                "{f}() needs a 2-D array or a list of rows, but got {}{}",
+                other.a_type_name(),
                 match other {
                     Value::List(_) | Value::Tuple(_) => format!(
                         " of shape ({},)",

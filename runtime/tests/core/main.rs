@@ -7,6 +7,7 @@ mod array_print;
 mod array_random;
 mod files_load;
 mod files_save;
+mod frontend;
 mod fuse_leaves;
 mod grad_api;
 mod grad_ops;

@@ -109,6 +109,12 @@ const ALLOWED: &[(&str, &str, &str, &str)] = &[
         "the `profile` flag (`set profile = true`), not the op profile()",
     ),
     (
+        "ipython/mod.rs",
+        "op-names",
+        "Piece::Time",
+        "the IPython magic words `%time`/`%timeit` at a prompt, not the op timeit()",
+    ),
+    (
         "cuda/custom.rs",
         "op-names",
         "Param::",

@@ -1,0 +1,166 @@
+//! A worked example for every array op, made from its signature: each
+//! required parameter takes a sample argument chosen by its name (and, for
+//! elementwise ops, by the op's domain and dtype rule); arrays are bound to
+//! their parameter's name first. Candidates are tried in order until the
+//! call runs, in a scratch session, so an example shown is an example that
+//! works, with its real output.
+
+use super::{first_form, required, scratch};
+use crate::flags::Flags;
+use crate::ops::elementwise::{Domain, EwDef, Rule};
+use crate::ops::family::Family;
+use crate::ops::{OpDef, OpKind};
+
+const MATRIX: &str = "array([[1.0, 2.0], [3.0, 4.0]])";
+
+/// Optional parameters an example passes (with their sample value).
+const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
+
+/// Sample arguments for the `i`th parameter `p` of an elementwise op.
+fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
+    let v = match (e.rule, e.domain, i) {
+        // Bits of ints (bools work too; floats do not).
+        (Rule::Bitwise, ..) => ["array([12, 10, 7])", "array([10, 6, 3])"][i.min(1)],
+        (Rule::Shift, ..) => ["array([1, 8, -16])", "array([3, 1, 2])"][i.min(1)],
+        (Rule::Logical, ..) => {
+            ["array([true, false, true])", "array([true, true, false])"][i.min(1)]
+        }
+        (Rule::Where, _, 0) => "array([true, false, true])",
+        (Rule::Where, ..) => ["", "array([1.0, 2.0, 3.0])", "array([10.0, 20.0, 30.0])"][i.min(2)],
+        (Rule::Pred, ..) => "array([1.0, 0.0, -1.0]) / array([1.0, 0.0, 0.0])",
+        (Rule::Cmp, ..) => ["array([1.0, 2.0, 3.0])", "array([3.0, 2.0, 1.0])"][i.min(1)],
+        (_, Domain::Positive | Domain::AboveMinusOne, 0) => "array([0.5, 1.0, 2.0])",
+        (_, Domain::Small, 0) => "array([-0.5, 0.0, 0.5])",
+        (_, Domain::NonZeroDivisor, 0) => "array([7.0, -7.0, 5.5])",
+        (_, Domain::NonZeroDivisor, _) => "array([2.0, 2.0, -2.0])",
+        (_, Domain::Power, 0) => "array([1.0, 2.0, 3.0])",
+        (_, Domain::Power, _) => "array([2.0, 3.0, 2.0])",
+        (_, _, 0) => "array([-1.5, 0.0, 2.5])",
+        (_, _, 1) if e.arity == 2 => "array([1.0, -1.0, 2.0])",
+        _ => return by_name(p),
+    };
+    vec![v]
+}
+
+/// Sample arguments for a parameter named `p`, most telling first.
+fn by_name(p: &str) -> Vec<&'static str> {
+    match p {
+        "x" | "a" | "b" | "m" => vec![
+            MATRIX,
+            "array([0.5, 1.0, 2.0])",
+            "array([[0.5, 1.0, 2.0]])",
+            "array([2.5])",
+        ],
+        "y" => vec!["array([[5.0, 6.0], [7.0, 8.0]])", "array([1.0, 2.0, 3.0])"],
+        "shape" => vec!["(2, 3)", "(4,)", "(3, 2, 2)"],
+        "values" => vec!["[[1, 2], [3, 4]]"],
+        "arrays" => vec!["[array([1.0, 2.0]), array([3.0, 4.0])]"],
+        "start" => vec!["0"],
+        "stop" => vec!["5"],
+        "num" => vec!["5"],
+        "n" => vec!["3"],
+        "value" => vec!["7.0"],
+        "axis" => vec!["0"],
+        "axes" => vec!["(1, 0)"],
+        "lo" => vec!["0"],
+        "hi" => vec!["3"],
+        "mu" => vec!["0.0"],
+        "sigma" => vec!["1.0"],
+        "dtype" => vec!["int32"],
+        "device" => vec!["cpu()"],
+        _ => vec![],
+    }
+}
+
+/// The example's text: `>>> ` lines and the shown value.
+pub fn example(d: &OpDef, f: Family, flags: &Flags) -> Option<String> {
+    if !f.is_array_math() {
+        return None;
+    }
+    let form = first_form(d.sig);
+    let method = form.starts_with("x.");
+    let mut ps = required(form)?;
+    if method {
+        ps.insert(0, "x");
+    }
+    // Optional parameters worth showing: `sum(x, axis=0)`, `linspace(0, 5, num=5)`.
+    let shown: Vec<String> = super::params(form)
+        .into_iter()
+        .filter_map(|p| p.split_once('='))
+        .filter(|(n, _)| SHOWN_OPTIONAL.contains(n))
+        .map(|(n, _)| format!("{n}={}", by_name(n)[0]))
+        .collect();
+    let cands: Vec<Vec<&str>> = ps
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match &d.kind {
+            OpKind::Elementwise(e) => elementwise(e, i, p),
+            OpKind::Func(_) | OpKind::Reduce(_) => by_name(p),
+        })
+        .collect();
+    if cands.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let mut s = scratch::session(flags);
+    let random = f == Family::Random;
+    // Every combination of candidates, first ones first.
+    let total: usize = cands.iter().map(Vec::len).product();
+    let with_optional = (0..total.min(64)).map(|k| (k, shown.as_slice()));
+    let without = (0..total.min(64)).map(|k| (k, &[][..]));
+    with_optional.chain(without).find_map(|(mut k, shown)| {
+        let pick: Vec<&str> = cands
+            .iter()
+            .map(|c| {
+                let v = c[k % c.len()];
+                k /= c.len();
+                v
+            })
+            .collect();
+        let (setup, call) = render(d.name, method, &ps, &pick, shown, random);
+        let code = setup
+            .iter()
+            .chain([&call])
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n");
+        s.reset();
+        let shown = scratch::value_text(&mut s, &code)?;
+        let mut text: String = setup.iter().map(|l| format!(">>> {l}\n")).collect();
+        text.push_str(&format!(">>> {call}\n{shown}"));
+        Some(text)
+    })
+}
+
+/// Array arguments bound to their parameter's name, then the call.
+fn render(
+    name: &str,
+    method: bool,
+    ps: &[&str],
+    pick: &[&str],
+    optional: &[String],
+    random: bool,
+) -> (Vec<String>, String) {
+    let mut setup = Vec::new();
+    if random {
+        setup.push("seed(0)".to_string());
+    }
+    let mut args: Vec<String> = ps
+        .iter()
+        .zip(pick)
+        .map(|(p, v)| {
+            if v.starts_with("array(") || v.contains(" / ") {
+                setup.push(format!("{p} = {v}"));
+                p.to_string()
+            } else {
+                v.to_string()
+            }
+        })
+        .collect();
+    args.extend(optional.iter().cloned());
+    let call = if method {
+        format!("{}.{name}({})", args[0], args[1..].join(", "))
+    } else {
+        format!("{name}({})", args.join(", "))
+    };
+    (setup, call)
+}

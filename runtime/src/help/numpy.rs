@@ -1,0 +1,99 @@
+//! What a builtin is called where gcalc's users come from: NumPy for array
+//! ops (`np.<name>` unless listed), then Python, PyTorch, JAX, IPython,
+//! matplotlib and the CUDA tools for the rest.
+
+use super::{first_form, required};
+use crate::ops::OpDef;
+use crate::ops::family::Family;
+
+/// (op, where, equivalent) for ops NumPy does not call `np.<op>(...)`.
+const OTHERS: &[(&str, &str, &str)] = &[
+    ("concat", "NumPy", "np.concatenate(arrays, axis=0)"),
+    ("sigmoid", "SciPy", "scipy.special.expit(x)"),
+    ("relu", "NumPy", "np.maximum(x, 0)"),
+    ("rsqrt", "NumPy", "1 / np.sqrt(x)"),
+    ("softplus", "NumPy", "np.logaddexp(0, x)"),
+    ("item", "NumPy", "x.item()"),
+    ("tolist", "NumPy", "x.tolist()"),
+    ("astype", "NumPy", "x.astype(dtype)"),
+    ("copy", "NumPy", "x.copy()"),
+    ("flatten", "NumPy", "x.flatten()"),
+    ("rand", "NumPy", "np.random.rand(*shape)"),
+    ("randn", "NumPy", "np.random.randn(*shape)"),
+    ("randint", "NumPy", "np.random.randint(lo, hi, size=shape)"),
+    ("uniform", "NumPy", "np.random.uniform(lo, hi, size=shape)"),
+    ("normal", "NumPy", "np.random.normal(mu, sigma, size=shape)"),
+    ("seed", "NumPy", "np.random.seed(n)"),
+    ("allclose", "NumPy", "np.allclose(a, b)"),
+    ("save", "NumPy", "np.save(path, x)"),
+    ("load", "NumPy", "np.load(path)"),
+    ("savez", "NumPy", "np.savez(path, a, b, name=c)"),
+    ("print", "Python", "print(...)"),
+    ("eprint", "Python", "print(..., file=sys.stderr)"),
+    ("len", "Python", "len(x)"),
+    ("range", "Python", "range(start, stop, step)"),
+    ("enumerate", "Python", "enumerate(xs)"),
+    ("zip", "Python", "zip(xs, ys)"),
+    ("float", "Python", "float(x)"),
+    ("int", "Python", "int(x)"),
+    ("str", "Python", "str(x)"),
+    ("type", "Python", "type(x)"),
+    ("input", "Python", "input(prompt)"),
+    ("args", "Python", "sys.argv[1:]"),
+    ("help", "Python", "help(name)"),
+    ("list", "Python", "list(xs)"),
+    ("tuple", "Python", "tuple(xs)"),
+    ("dict", "Python", "dict(pairs, key=value)"),
+    ("sorted", "Python", "sorted(xs, key=None, reverse=False)"),
+    ("repr", "Python", "repr(x)"),
+    ("format", "Python", "format(x, spec)"),
+    ("timeit", "IPython", "%timeit f() (here also: %timeit expr)"),
+    ("progress", "tqdm", "tqdm(xs)"),
+    ("display", "IPython", "IPython.display.display(x)"),
+    (
+        "clear_output",
+        "IPython",
+        "IPython.display.clear_output(wait=False)",
+    ),
+    ("plot", "matplotlib", "plt.plot(x, y)"),
+    ("scatter", "matplotlib", "plt.scatter(x, y)"),
+    ("hist", "matplotlib", "plt.hist(x, bins=10)"),
+    ("imshow", "matplotlib", "plt.imshow(m)"),
+    ("bar", "matplotlib", "plt.bar(labels, values)"),
+    ("savefig", "matplotlib", "fig.savefig(path)"),
+    ("grad", "JAX", "jax.grad(f, argnums=0)"),
+    ("value_and_grad", "JAX", "jax.value_and_grad(f, argnums=0)"),
+    ("cpu", "PyTorch", "torch.device(\"cpu\")"),
+    ("gpu", "PyTorch", "torch.device(\"cuda\", i)"),
+    ("devices", "shell", "nvidia-smi"),
+    ("sync", "PyTorch", "torch.cuda.synchronize()"),
+    ("to", "PyTorch", "x.to(device)"),
+    ("copyto", "MXNet", "x.copyto(ctx)"),
+    (
+        "mem",
+        "PyTorch",
+        "torch.cuda.memory_allocated(), torch.cuda.mem_get_info()",
+    ),
+    ("cuda_module", "PyCUDA", "pycuda.compiler.SourceModule(src)"),
+    (
+        "profile",
+        "Theano",
+        "ProfileMode's summary (PyTorch: torch.profiler)",
+    ),
+];
+
+/// (`NumPy`, `np.exp(x)`) and the like, or `None` when nothing corresponds.
+pub fn equivalent(d: &OpDef, fam: Option<Family>) -> Option<(&'static str, String)> {
+    if let Some((_, label, eq)) = OTHERS.iter().find(|o| o.0 == d.name) {
+        return Some((label, eq.to_string()));
+    }
+    if !fam?.is_array_math() {
+        return None;
+    }
+    let form = first_form(d.sig);
+    if form.starts_with("x.") {
+        return Some(("NumPy", form.to_string()));
+    }
+    let args = required(form)?.join(", ");
+    Some(("NumPy", format!("np.{}({args})", d.name)))
+}

@@ -1,0 +1,84 @@
+//! Which table an op comes from, as its family: what help says about its
+//! dtypes, devices and NumPy equivalent, and whether a call of it gives an
+//! array (completion after `zeros((2,2)).`). Read from table membership,
+//! never from op names.
+
+use super::OpDef;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Elementwise,
+    Reduction,
+    LinearAlgebra,
+    Shape,
+    Creation,
+    Random,
+    Files,
+    Plots,
+    Devices,
+    Gradients,
+    Language,
+    Profiling,
+    Help,
+}
+
+impl Family {
+    /// Families whose ops take and give arrays and run on every device.
+    pub fn is_array_math(self) -> bool {
+        matches!(
+            self,
+            Family::Elementwise
+                | Family::Reduction
+                | Family::LinearAlgebra
+                | Family::Shape
+                | Family::Creation
+                | Family::Random
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Elementwise => "elementwise",
+            Family::Reduction => "reduction",
+            Family::LinearAlgebra => "linear algebra",
+            Family::Shape => "shape",
+            Family::Creation => "creation",
+            Family::Random => "random",
+            Family::Files => "files",
+            Family::Plots => "plots",
+            Family::Devices => "devices",
+            Family::Gradients => "gradients",
+            Family::Language => "language",
+            Family::Profiling => "profiling",
+            Family::Help => "help",
+        }
+    }
+}
+
+fn tables() -> [(&'static [OpDef], Family); 14] {
+    [
+        (super::elementwise::OPS, Family::Elementwise),
+        (super::reduce::OPS, Family::Reduction),
+        (super::linalg::OPS, Family::LinearAlgebra),
+        (super::shape::OPS, Family::Shape),
+        (super::creation::OPS, Family::Creation),
+        (super::random_ops::OPS, Family::Random),
+        (super::io::OPS, Family::Files),
+        (crate::plot::OPS, Family::Plots),
+        (crate::builtins::device::OPS, Family::Devices),
+        (crate::autodiff::builtins::OPS, Family::Gradients),
+        (crate::builtins::lang::OPS, Family::Language),
+        (crate::profile::OPS, Family::Profiling),
+        (crate::builtins::help::OPS, Family::Help),
+        (crate::containers::methods::OPS, Family::Language),
+    ]
+}
+
+/// The family of an op of the table (`None` only for an entry outside every
+/// table, which a test rules out).
+pub fn family(def: &OpDef) -> Option<Family> {
+    tables()
+        .into_iter()
+        .find(|(t, _)| t.iter().any(|d| std::ptr::eq(d, def)))
+        .map(|(_, f)| f)
+}
