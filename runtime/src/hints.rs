@@ -62,7 +62,7 @@ static TABLE: &[(&str, Meaning)] = &[
     ("type", Say("`type(x)` gives a value's type name; `x.astype(float32)` converts an array")),
     ("float", Say("convert a number with `float(x)`, an array with `x.astype(float32)`")),
     ("push", Is("append")), ("add", Is("append")),
-    ("len", Say("the length is len(xs)")), ("length", Say("the length is len(xs)")),
+    ("length", Is("len")), ("size", Say("len(xs) for a list; `x.size` is an array's element count")),
     ("isinstance", Say("`type(x)` gives the name of a value's type, e.g. type(x) == \"array\"")),
     ("pass", Say("an empty block is `{ }`: nothing stands in for it")),
     ("def", Say("functions are defined with `fn name(x) = ...` or `fn name(x) { ... }`")),

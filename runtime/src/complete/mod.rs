@@ -180,6 +180,8 @@ impl Session {
                     {
                         "method"
                     }
+                    // A list's or dict's methods (`xs.append`, `d.items`).
+                    _ if crate::containers::methods::method(v, &n).is_some() => "method",
                     _ => "property",
                 };
                 (n, label)

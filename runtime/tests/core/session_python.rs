@@ -193,3 +193,51 @@ fn none_newaxis_and_ellipsis_index_as_numpy() {
     let e = error(&mut s, "x[..., 0, ...]");
     assert!(e.rendered.contains("single ellipsis"), "{}", e.rendered);
 }
+
+#[test]
+fn completion_and_help_know_lists_dicts_and_the_new_names() {
+    let mut s = session();
+    text(&mut s, "xs = [1, 2]\nd = {\"w\": 1}");
+    let complete = |s: &Session, code: &str| -> Vec<(String, &'static str)> {
+        let c = s.complete(code, code.len());
+        c.matches.into_iter().zip(c.types).collect()
+    };
+    // A list's and a dict's methods are methods, also after a literal.
+    assert_eq!(
+        complete(&s, "xs.app"),
+        vec![("append".to_string(), "method")]
+    );
+    assert_eq!(complete(&s, "d.ite"), vec![("items".to_string(), "method")]);
+    assert_eq!(
+        complete(&s, "{\"a\": 1}.valu"),
+        vec![("values".to_string(), "method")]
+    );
+    assert!(
+        complete(&s, "[x for x in xs].")
+            .iter()
+            .any(|(n, k)| n == "extend" && *k == "method")
+    );
+    // The constants, the operators' functions.
+    let m = complete(&s, "new");
+    assert!(m.contains(&("newaxis".to_string(), "constant")), "{m:?}");
+    let m = complete(&s, "bitwise_");
+    for op in ["bitwise_and", "bitwise_or", "bitwise_xor"] {
+        assert!(m.iter().any(|(n, _)| n == op), "{op}: {m:?}");
+    }
+    // Help (what `?` and Shift-Tab show) of a constant and an operator's function.
+    let help = |code: &str| {
+        s.inspect(code, code.len())
+            .map(|d| d.text)
+            .unwrap_or_default()
+    };
+    assert!(help("newaxis").contains("x[:, newaxis] adds an axis"));
+    assert!(help("left_shift").contains("the `<<` operator"));
+    assert!(help("invert").contains("the `~` operator"));
+    // A Python name gcalc spells differently is named.
+    let e = error(&mut s, "lenght(xs)");
+    assert!(
+        e.rendered.contains("gcalc calls it `len`"),
+        "{}",
+        e.rendered
+    );
+}
