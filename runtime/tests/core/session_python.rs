@@ -241,3 +241,48 @@ fn completion_and_help_know_lists_dicts_and_the_new_names() {
         e.rendered
     );
 }
+
+#[test]
+fn numpy_names_get_no_misleading_spelling_hints() {
+    // The hints issue 19 found wrong: (name, what it was taken for). A name
+    // gcalc lacks says so; once a branch adds it, it simply is not unknown.
+    let mut s = session();
+    text(&mut s, "x = ones((3, 3))");
+    for (name, wrong) in [
+        ("sort", "sqrt"),
+        ("cov", "cos"),
+        ("inv", "int"),
+        ("log10", "log1p"),
+        ("norm", "normal"),
+        ("hstack", "stack"),
+        ("median", "mean"),
+    ] {
+        let code = format!("y = {name}(x)");
+        let out = s.execute(&code, "In");
+        let Some(e) = out.error else { continue };
+        assert!(
+            !e.rendered.contains(&format!("did you mean `{wrong}`")),
+            "{code}: {}",
+            e.rendered
+        );
+        if e.kind() == Some(ErrorKind::Name) {
+            assert!(
+                e.rendered.contains(&format!("gcalc has no `{name}` yet")),
+                "{code}: {}",
+                e.rendered
+            );
+        }
+    }
+    // `inf` and `nan` are constants, not misspelled `int` and `tan`.
+    assert_eq!(text(&mut s, "(inf, -inf, isnan(nan))"), "(inf, -inf, true)");
+    // A module prefix before a name gcalc lacks says both.
+    let e = error(&mut s, "np.linalg.norm(x)");
+    let lacks = gcalc_runtime::ops::lookup("norm").is_none();
+    assert_eq!(
+        e.rendered
+            .contains("no `np.` prefix: gcalc has no `norm` yet"),
+        lacks,
+        "{}",
+        e.rendered
+    );
+}
