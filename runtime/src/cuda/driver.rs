@@ -35,8 +35,6 @@ pub struct Gpu {
     ring: Mutex<Vec<Stmt>>,
     /// Loaded functions by kernel key.
     pub(crate) functions: Mutex<HashMap<u64, super::compile::Func>>,
-    /// Modules of batched kernels (`batch.rs`) by cache file name, loaded once.
-    pub(crate) batch_modules: Mutex<HashMap<String, usize>>,
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
@@ -157,7 +155,6 @@ fn init(i: u32) -> Result<Gpu> {
         is_poisoned: AtomicBool::new(false),
         ring: Mutex::new(Vec::new()),
         functions: Mutex::new(HashMap::new()),
-        batch_modules: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
         warmed: AtomicBool::new(false),
