@@ -232,7 +232,13 @@ impl Kinds {
 /// in tests/numpy/FINDINGS.md): a case having all the kinds of one entry is
 /// not generated. The fixer deletes an entry when its class passes (try it
 /// with `GCALC_DIFF_KINDS=all`); CI then runs those cases.
-pub const CI_OFF: &[(&[Feature], &str)] = &[(
-    &[Feature::BoolArith],
-    "Decision: bool arithmetic gives int64, so bool `+=` is a dtype error (F7)",
-)];
+pub const CI_OFF: &[(&[Feature], &str)] = &[
+    (
+        &[Feature::AddAt, Feature::Ellipsis],
+        "`...` is an index item, not a value: add_at(x, (..., 0), v) does not parse (F12)",
+    ),
+    (
+        &[Feature::BoolArith],
+        "Decision: bool arithmetic gives int64, so bool `+=` is a dtype error (F7)",
+    ),
+];
