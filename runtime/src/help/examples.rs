@@ -19,6 +19,9 @@ const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
 /// Sample arguments for the `i`th parameter `p` of an elementwise op.
 fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
     let v = match (e.rule, e.domain, i) {
+        // Bits of ints (bools work too; floats do not).
+        (Rule::Bitwise, ..) => ["array([12, 10, 7])", "array([10, 6, 3])"][i.min(1)],
+        (Rule::Shift, ..) => ["array([1, 8, -16])", "array([3, 1, 2])"][i.min(1)],
         (Rule::Logical, ..) => {
             ["array([true, false, true])", "array([true, true, false])"][i.min(1)]
         }

@@ -58,7 +58,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 19] {
+fn tables() -> [(&'static [OpDef], Family); 20] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
@@ -79,6 +79,7 @@ fn tables() -> [(&'static [OpDef], Family); 19] {
         (crate::builtins::lang::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
+        (crate::containers::methods::OPS, Family::Language),
     ]
 }
 

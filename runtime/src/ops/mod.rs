@@ -33,6 +33,7 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod py_scalar;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
@@ -102,6 +103,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::plot::OPS,
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
+        crate::containers::methods::OPS,
     ]
 }
 

@@ -27,4 +27,5 @@ mod plot_files;
 mod plot_render;
 mod plot_session;
 mod session_api;
+mod session_python;
 mod tidy;
