@@ -39,7 +39,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
     let int = !dt.is_float();
     if dt == DType::Bool {
         return match (dom, arg) {
-            (Domain::NonZeroDivisor, 1) | (Domain::Positive, _) => 1.0,
+            (Domain::NonZeroDivisor, 1)
+            | (Domain::Positive | Domain::AtLeastOne | Domain::NonZero, _) => 1.0,
             _ => (r.next() < 0.5) as u8 as f64,
         };
     }
@@ -49,6 +50,11 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         (Domain::Small, _) => (-1.3, 1.3),
         (Domain::Power, 0) => (if int { -4.0 } else { 0.1 }, 4.0),
         (Domain::Power, _) => (if int { 0.0 } else { -2.0 }, if int { 4.99 } else { 2.0 }),
+        (Domain::Unit, _) => (
+            if int { -1.0 } else { -0.98 },
+            if int { 1.99 } else { 0.98 },
+        ),
+        (Domain::AtLeastOne, _) => (1.0, 9.0),
         _ => (-9.0, 9.0),
     };
     loop {
@@ -59,8 +65,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         } else {
             v
         };
-        let zero_bad =
-            matches!(dom, Domain::Positive) || (dom == Domain::NonZeroDivisor && arg == 1);
+        let zero_bad = matches!(dom, Domain::Positive | Domain::NonZero)
+            || (dom == Domain::NonZeroDivisor && arg == 1);
         if (v != 0.0 || !zero_bad) && (int || v.abs() > 0.05 || dom == Domain::Power) {
             return v;
         }
@@ -132,7 +138,10 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     let tol = dt.tolerance().max(1e-15);
     for (i, &g) in got.iter().enumerate() {
         let a: Vec<f64> = ins.iter().map(|v| v[i]).collect();
-        let want = (def.reference)(&a);
+        let want = match def.int_reference {
+            Some(r) if !dt.is_float() => r(&a),
+            _ => (def.reference)(&a),
+        };
         let want = if dt == DType::Int32 {
             want as i64 as i32 as f64
         } else {

@@ -5,5 +5,6 @@
 pub mod ew;
 pub mod gemv;
 pub mod math;
+pub mod math_ext;
 pub mod reduce;
 pub mod simd;

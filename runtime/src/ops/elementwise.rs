@@ -51,6 +51,12 @@ pub enum Domain {
     NonZeroDivisor,
     /// Base in [-4, 4] (positive for floats), exponent an integer in [0, 4] (power).
     Power,
+    /// |x| < 1 (arcsin, arccos, arctanh).
+    Unit,
+    /// x >= 1 (arccosh).
+    AtLeastOne,
+    /// x != 0 (reciprocal, whose integer form divides).
+    NonZero,
 }
 
 pub struct EwDef {
@@ -78,6 +84,9 @@ pub struct EwDef {
     /// abs'(0) = 0, maximum/minimum split g evenly at ties, clip passes g where
     /// lo <= x <= hi, where routes g by the condition.
     pub grad: Option<EwGrad>,
+    /// The truth on integer operands where it differs from `reference`
+    /// (`reciprocal` truncates on ints, as NumPy's).
+    pub int_reference: Option<fn(&[f64]) -> f64>,
 }
 
 /// See `EwDef::grad`.
@@ -129,7 +138,8 @@ macro_rules! ew {
      f: $fk:ident $(($fpath:path))? $(|$($fx:ident),*| $fb:expr)?;
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
-     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?) => {
+     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?
+     $(; int_ref: $ir:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
@@ -149,12 +159,16 @@ macro_rules! ew {
                 cuda: $cuda,
                 cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
                 grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<EwGrad> = None; $(g = Some($g);)? g },
+                int_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($ir);)? r },
             }),
         }
     };
 }
 
-fn b(x: bool) -> f64 {
+// The table's other files (`elementwise_math.rs`) write their entries with these.
+pub(crate) use {ew, kern};
+
+pub(crate) fn b(x: bool) -> f64 {
     x as u8 as f64
 }
 fn py_mod(x: f64, y: f64) -> f64 {
@@ -213,6 +227,14 @@ impl PyMod for f64 {
     }
 }
 
+/// `mod`, also `remainder` (NumPy's name for it) in `elementwise_math.rs`.
+#[rustfmt::skip]
+pub(crate) const MOD: OpDef = ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
+        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
+        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
+        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
+        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 });
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
@@ -235,11 +257,7 @@ pub static OPS: &[OpDef] = &[
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
         "floor({0} / {1})", "gc_floordiv({0}, {1})";
         "Division rounded toward -inf (the `//` operator); integer division by zero is an error."),
-    ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
-        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
-        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
-        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
-        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }),
+    MOD,
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
         f: func(k::power_float); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";

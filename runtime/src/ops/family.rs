@@ -55,9 +55,10 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 13] {
+fn tables() -> [(&'static [OpDef], Family); 14] {
     [
         (super::elementwise::OPS, Family::Elementwise),
+        (super::elementwise_math::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),

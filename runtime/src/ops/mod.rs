@@ -21,6 +21,7 @@ pub(crate) use builtin;
 
 pub mod creation;
 pub mod elementwise;
+pub mod elementwise_math;
 pub mod family;
 pub mod fuse;
 pub mod io;
@@ -75,6 +76,7 @@ impl OpDef {
 fn tables() -> Vec<&'static [OpDef]> {
     vec![
         elementwise::OPS,
+        elementwise_math::OPS,
         reduce::OPS,
         linalg::OPS,
         crate::builtins::lang::OPS,

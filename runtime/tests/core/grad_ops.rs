@@ -22,6 +22,9 @@ fn operand(r: &mut Rng, name: &str, dom: Domain, i: usize, shape: &[usize]) -> V
         (_, Domain::Small, _) => (-1.2, 1.2),
         (_, Domain::Power, 0) => (0.2, 3.0),
         (_, Domain::Power, _) => (-2.0, 2.0),
+        (_, Domain::Unit, _) => (-0.8, 0.8),
+        (_, Domain::AtLeastOne, _) => (1.2, 3.0),
+        (_, Domain::NonZero, _) => (0.3, 3.0),
         _ => (-3.0, 3.0),
     };
     let mut a = r.array(shape, lo, hi);
