@@ -7,4 +7,5 @@ pub mod gemv;
 pub mod math;
 pub mod math_ext;
 pub mod reduce;
+pub mod samplers;
 pub mod simd;

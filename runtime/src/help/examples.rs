@@ -14,7 +14,7 @@ use crate::ops::{OpDef, OpKind};
 const MATRIX: &str = "array([[1.0, 2.0], [3.0, 4.0]])";
 
 /// Optional parameters an example passes (with their sample value).
-const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
+const SHOWN_OPTIONAL: &[&str] = &["axis", "num", "shape"];
 
 /// Sample arguments for the `i`th parameter `p` of an elementwise op.
 fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
@@ -65,6 +65,10 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "hi" => vec!["3"],
         "mu" => vec!["0.0"],
         "sigma" => vec!["1.0"],
+        "scale" | "theta" => vec!["2.0"],
+        "lam" | "k" => vec!["3.0"],
+        "p" => vec!["0.3"],
+        "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
         "device" => vec!["cpu()"],
         _ => vec![],

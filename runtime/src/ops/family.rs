@@ -55,7 +55,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 14] {
+fn tables() -> [(&'static [OpDef], Family); 15] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -64,6 +64,7 @@ fn tables() -> [(&'static [OpDef], Family); 14] {
         (super::shape::OPS, Family::Shape),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
+        (super::random_draws::OPS, Family::Random),
         (super::io::OPS, Family::Files),
         (crate::plot::OPS, Family::Plots),
         (crate::builtins::device::OPS, Family::Devices),

@@ -26,6 +26,7 @@ pub mod family;
 pub mod fuse;
 pub mod io;
 pub mod linalg;
+pub mod random_draws;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
@@ -85,6 +86,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         creation::OPS,
         shape::OPS,
         random_ops::OPS,
+        random_draws::OPS,
         io::OPS,
         crate::plot::OPS,
         crate::profile::OPS,

@@ -24,5 +24,6 @@ mod ops_power;
 mod plot_files;
 mod plot_render;
 mod plot_session;
+mod random_draws;
 mod session_api;
 mod tidy;

@@ -172,6 +172,7 @@ fn shipped(out: &mut Vec<(String, String)>) {
     }
     out.push(("index".into(), kc::INDEX.to_string()));
     out.push(("philox".into(), kc::philox_source()));
+    out.push(("random draws".into(), kc::draws_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
 }
 

@@ -14,6 +14,7 @@ mod gpu_nvrtc;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
+mod gpu_random_draws;
 mod gpu_session;
 mod gpu_util;
 #[path = "../core/numpy_side.rs"]

@@ -67,6 +67,7 @@ const DATA_FILES: &[&str] = &[
     "random.rs",
     "fused.rs",
     "opid/mod.rs",
+    "opid/random.rs",
     "opid/reduce.rs",
 ];
 
