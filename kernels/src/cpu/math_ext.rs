@@ -31,6 +31,16 @@ pub trait FastMathExt: Copy {
     fn verfc(self) -> Self;
 }
 
+/// The one-logarithm selection of asinh/acosh (see its impls).
+trait LnSelect: Sized {
+    fn ln_select(small: bool, y: Self, mid_ok: bool, mid: Self, big: Self) -> Self;
+}
+
+#[inline(always)]
+fn ln_select<T: LnSelect>(small: bool, y: T, mid_ok: bool, mid: T, big: T) -> T {
+    T::ln_select(small, y, mid_ok, mid, big)
+}
+
 // log10(2) and log10(e), each split so that a product with an exponent or
 // with the mantissa's log loses nothing (Cephes' log10).
 const L102A: f64 = 3.0078125E-1;
@@ -42,6 +52,32 @@ macro_rules! ext_impl {
     ($t:ty, $ln_terms:ident, $ln_special:ident, $exp_core:ident, $pow2:ident, $magic:expr,
      $exp2_lo:expr, $exp2_hi:expr, $ibits:ty, $big_exp:expr, $asinh_big:expr,
      $erf:path, $erfc:path, $sinh_small:ident) => {
+        impl LnSelect for $t {
+            /// ln1p(y) where `small`, else ln(mid) where `mid_ok`, else ln(big) + ln 2:
+            /// one logarithm of the selected argument (Goldberg's correction for ln1p).
+            #[inline(always)]
+            fn ln_select(small: bool, y: $t, mid_ok: bool, mid: $t, big: $t) -> $t {
+                let u1 = 1.0 + y;
+                let c1 = -(((u1 - 1.0) - y) / u1);
+                let u = if small {
+                    u1
+                } else if mid_ok {
+                    mid
+                } else {
+                    big
+                };
+                let c = if small {
+                    c1
+                } else if mid_ok {
+                    0.0
+                } else {
+                    std::f64::consts::LN_2 as $t
+                };
+                let r = u.vln() + c;
+                if small && u1 == 1.0 { y } else { r }
+            }
+        }
+
         impl FastMathExt for $t {
             #[inline(always)]
             fn vlog10(self) -> $t {
@@ -91,44 +127,34 @@ macro_rules! ext_impl {
             }
             #[inline(always)]
             fn vasinh(self) -> $t {
+                // One logarithm: ln1p(a + a^2 / (1 + sqrt(1 + a^2))) up to 2,
+                // ln(2a + 1 / (sqrt(a^2 + 1) + a)) up to `big`, ln(a) + ln 2 above.
                 let a = self.abs();
                 let a2 = a * a;
-                let small = (a + a2 / (1.0 + (1.0 + a2).sqrt())).vln1p();
-                let mid = (2.0 * a + 1.0 / ((a2 + 1.0).sqrt() + a)).vln();
-                let big = a.vln() + std::f64::consts::LN_2 as $t;
-                let r = if a > $asinh_big {
-                    big
-                } else if a > 2.0 {
-                    mid
-                } else {
-                    small
-                };
+                let y = a + a2 / (1.0 + (1.0 + a2).sqrt());
+                let mid = 2.0 * a + 1.0 / ((a2 + 1.0).sqrt() + a);
+                let r = ln_select(a <= 2.0, y, a <= $asinh_big, mid, a);
                 r.copysign(self)
             }
             #[inline(always)]
             fn vacosh(self) -> $t {
                 let x = self;
                 let t = x - 1.0;
-                let small = (t + (2.0 * t + t * t).sqrt()).vln1p();
-                let mid = (2.0 * x - 1.0 / (x + (x * x - 1.0).sqrt())).vln();
-                let big = x.vln() + std::f64::consts::LN_2 as $t;
-                let r = if x > $asinh_big {
-                    big
-                } else if x > 2.0 {
-                    mid
-                } else {
-                    small
-                };
-                // Below 1 (and nan): nan, as `small` gives for x < 1.
+                let y = t + (2.0 * t + t * t).sqrt();
+                let mid = 2.0 * x - 1.0 / (x + (x * x - 1.0).sqrt());
+                let r = ln_select(x <= 2.0, y, x <= $asinh_big, mid, x);
+                // Below 1 (and nan): nan.
                 if x >= 1.0 { r } else { <$t>::NAN }
             }
             #[inline(always)]
             fn vatanh(self) -> $t {
                 let a = self.abs();
-                let small = 0.5 * (2.0 * a + 2.0 * a * a / (1.0 - a)).vln1p();
-                let mid = 0.5 * (2.0 * a / (1.0 - a)).vln1p();
-                let r = if a < 0.5 { small } else { mid };
-                r.copysign(self)
+                let arg = if a < 0.5 {
+                    2.0 * a + 2.0 * a * a / (1.0 - a)
+                } else {
+                    2.0 * a / (1.0 - a)
+                };
+                (0.5 * arg.vln1p()).copysign(self)
             }
             #[inline(always)]
             fn vlogaddexp(self, y: $t) -> $t {

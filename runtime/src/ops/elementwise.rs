@@ -92,6 +92,9 @@ pub struct EwDef {
 /// See `EwDef::grad`.
 pub type EwGrad = fn(x: &[EwNode], o: &EwNode, g: &EwNode, i: usize) -> Option<EwNode>;
 
+// The bodies' closures are always inlined into the SIMD loops of `map1`..:
+// a body built of several polynomial functions (arcsinh's) is too large for
+// the inliner's own choice, and a call per element runs scalar code.
 macro_rules! kern {
     ($t:ty, none) => {
         None
@@ -101,31 +104,56 @@ macro_rules! kern {
     };
     ($t:ty, map1 |$x:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map1(a, o, |$x: $t| -> $t { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map2(a, o, |$x: $t, $y: $t| -> $t { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map3 |$x:ident, $y:ident, $z:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map3(a, o, |$x: $t, $y: $t, $z: $t| -> $t { $b });
+            map3(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t, $z: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred1 |$x:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map1(a, o, |$x: $t| -> bool { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map2(a, o, |$x: $t, $y: $t| -> bool { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
