@@ -7,6 +7,7 @@
 
 mod gpu_backend;
 mod gpu_bench;
+mod gpu_ew_grad;
 mod gpu_index;
 mod gpu_long_sums;
 mod gpu_numpy_diff;
@@ -17,6 +18,8 @@ mod gpu_profile;
 mod gpu_random_draws;
 mod gpu_session;
 mod gpu_util;
+#[path = "../core/grad_util.rs"]
+mod grad_util;
 #[path = "../core/numpy_side.rs"]
 mod numpy_side;
 #[path = "../profile/profile_util.rs"]
