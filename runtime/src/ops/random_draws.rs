@@ -105,6 +105,12 @@ fn at_least(v: f64, lo: f64) -> bool {
     v >= lo
 }
 
+/// NumPy's non-negative scale and shape parameters: `-0.0` is refused too
+/// (its sign bit is set), as Generator's check does.
+fn non_negative(v: f64) -> bool {
+    v >= 0.0 && v.is_sign_positive()
+}
+
 const NOT_INTEGER: &str = "must be an integer";
 
 /// NumPy's largest Poisson mean (int64's max less ten of its square roots).
@@ -117,7 +123,7 @@ fn spec(d: Dist) -> Spec {
         Dist::Exponential => Spec {
             params: [("scale", Some(1.0)), ("", None)],
             integer: None,
-            check: |_, v| (!at_least(v, 0.0)).then_some("must be >= 0"),
+            check: |_, v| (!non_negative(v)).then_some("must be >= 0"),
             default_dtype: float_x,
             floats_only: true,
         },
@@ -158,7 +164,7 @@ fn spec(d: Dist) -> Spec {
         Dist::Gamma => Spec {
             params: [("k", None), ("theta", Some(1.0))],
             integer: None,
-            check: |_, v| (!at_least(v, 0.0)).then_some("must be >= 0"),
+            check: |_, v| (!non_negative(v)).then_some("must be >= 0"),
             default_dtype: float_x,
             floats_only: true,
         },
@@ -373,8 +379,22 @@ fn first_violation(
             return Ok(Some((r, format!("an array holding {v}"))));
         }
     }
+    let leaf = || EwNode::Leaf(Operand::Array(x.clone()));
+    // min and max take -0.0 for 0.0: where the rule refuses -0.0, look for it.
+    if lo == 0.0
+        && let Some(r) = (s.check)(k, -0.0)
+    {
+        let tree = EwNode::Op {
+            op: lookup("signbit")?,
+            args: vec![leaf()],
+        };
+        if let Operand::Array(m) = fuse::eval(tree, fx)?
+            && red(ReduceOp::Any, &m)? != 0.0
+        {
+            return Ok(Some((r, "an array holding -0.0".into())));
+        }
+    }
     if s.integer == Some(k) {
-        let leaf = || EwNode::Leaf(Operand::Array(x.clone()));
         let tree = EwNode::Op {
             op: lookup("not_equal")?,
             args: vec![

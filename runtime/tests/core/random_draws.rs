@@ -502,8 +502,14 @@ fn shuffle_works_in_place_on_rows_and_views() {
 #[test]
 fn bad_arguments_are_clear_errors() {
     let (mut s, _) = session("float32");
-    let cases: [(&str, &str); 16] = [
+    let cases: [(&str, &str); 18] = [
         ("exponential(-1.0, 3)", "scale must be >= 0, got -1"),
+        // NumPy refuses -0.0 (its sign bit) for scales and shapes.
+        ("exponential(-0.0, 3)", "scale must be >= 0, got -0"),
+        (
+            "gamma(array([1.0, -0.0, 0.0]))",
+            "k must be >= 0, got an array holding -0",
+        ),
         (
             "poisson(array([1.0, -2.0]), 2)",
             "lam must be >= 0, got an array holding -2",

@@ -79,3 +79,16 @@ fn gpu_ew_functions_match_numpy() {
         r.assert_clean();
     }
 }
+
+#[test]
+fn gpu_random_functions_match_numpy() {
+    if !have_gpu() {
+        return;
+    }
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "bin/gpu gpu_random_functions_match_numpy --nocapture";
+    let table = gcalc_difftest::ops_random::RANDOM_FUNCTIONS;
+    for r in assert_fn_suite(rerun, rerun, &s, table, DeviceFlag::Gpu(0)) {
+        r.assert_clean();
+    }
+}

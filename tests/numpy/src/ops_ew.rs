@@ -10,7 +10,8 @@ use crate::lit::{ALL_DTYPES, Data, FLOATS, NUMERIC};
 use crate::ops::{Arg, FnSpec, arr, bcast};
 use crate::outcome::Tol;
 
-const fn one(
+/// A row of the table (also the random draws' rows).
+pub(crate) const fn one(
     name: &'static str,
     gcalc: &'static str,
     numpy: &'static str,
