@@ -96,7 +96,11 @@ pub fn gpu(i: u32) -> Result<Arc<Gpu>> {
         ))
     })?;
     let g = slot
-        .get_or_init(|| init(i).map(Arc::new))
+        .get_or_init(|| {
+            let g = init(i)?;
+            super::warm::on_open(&g);
+            Ok(Arc::new(g))
+        })
         .as_ref()
         .map_err(Clone::clone)?;
     g.bind()?;
