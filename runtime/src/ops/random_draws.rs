@@ -217,12 +217,12 @@ fn dist_call(d: Dist, i: &mut Interp, mut a: Args) -> Result<Value> {
         };
         vals.push(v);
     }
-    let shape = match a.opt("shape")? {
+    let shape = match shape_or_size(&mut a)? {
         None | Some(Value::None) => None,
         Some(v) => Some(shape_arg(&v)?),
     };
     let (dt, dev) = dtype_device(&mut a)?;
-    a.finish_with(&["shape", "dtype", "device"])?;
+    a.finish_with(&["shape", "size", "dtype", "device"])?;
     let dtype = dt.unwrap_or((s.default_dtype)(i.float_x()));
     if s.floats_only && !dtype.is_float() {
         return Err(
@@ -262,6 +262,20 @@ fn dist_call(d: Dist, i: &mut Interp, mut a: Args) -> Result<Value> {
         None => Param::Scalar(0.0),
     };
     Ok(backend::random::draw(&mut i.rng, d, p(0), p(1), &out_shape, dtype, device)?.into())
+}
+
+/// The draw's `shape`, or `size=`, NumPy's name for it (not both).
+pub(super) fn shape_or_size(a: &mut Args) -> Result<Option<Value>> {
+    let size = a.kw("size");
+    match (a.opt("shape")?, size) {
+        (Some(_), Some(_)) => Err(Error::type_(format!(
+            "{}: shape given twice (size= is NumPy's name for shape)",
+            a.name
+        ))
+        .with_op(a.name)
+        .with_help("give the shape once, positionally, as shape= or as size=")),
+        (shape, size) => Ok(shape.or(size)),
+    }
 }
 
 /// The draw's device: `device=`, else the arrays' (which must agree), else the session's.

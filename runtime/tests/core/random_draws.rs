@@ -356,6 +356,39 @@ fn choice_and_permutations_follow_their_laws() {
 }
 
 #[test]
+fn size_is_numpys_name_for_shape() {
+    let (mut s, _) = session("float32");
+    for (by_size, by_shape) in [
+        ("exponential(2.0, size=(2, 3))", "exponential(2.0, (2, 3))"),
+        ("poisson(3.0, size=4)", "poisson(3.0, 4)"),
+        ("binomial(10, 0.3, size=5)", "binomial(10, 0.3, 5)"),
+        ("gamma(2.0, 1.5, size=3)", "gamma(2.0, 1.5, 3)"),
+        ("beta(2.0, 3.0, size=3)", "beta(2.0, 3.0, 3)"),
+        ("bernoulli(0.3, size=6)", "bernoulli(0.3, 6)"),
+        (
+            "choice(7, size=(2, 2), replace=false)",
+            "choice(7, (2, 2), replace=false)",
+        ),
+        ("randint(0, 9, size=5)", "randint(0, 9, 5)"),
+        ("normal(1.0, 2.0, size=(3, 1))", "normal(1.0, 2.0, (3, 1))"),
+    ] {
+        run(&mut s, "seed(21)").unwrap();
+        let a = arr(&mut s, by_size);
+        run(&mut s, "seed(21)").unwrap();
+        let b = arr(&mut s, by_shape);
+        assert_eq!(a, b, "{by_size} vs {by_shape}");
+    }
+    for code in [
+        "exponential(1.0, 3, size=3)",
+        "rand(2, size=2)",
+        "choice(5, shape=2, size=2)",
+    ] {
+        let e = err(&mut s, code);
+        assert!(e.contains("shape given twice"), "{code}: {e}");
+    }
+}
+
+#[test]
 fn parameters_broadcast_and_dtypes_follow_the_rules() {
     let (mut s, _) = session("float32");
     run(&mut s, "seed(3)").unwrap();

@@ -137,7 +137,7 @@ fn probabilities(op: &str, v: &Value, i: &Interp, n: u64) -> Result<Vec<f64>> {
 pub fn choice(i: &mut Interp, mut a: Args) -> Result<Value> {
     const OP: &str = "choice";
     let pop = population(i, OP, "a", &a.req("a")?)?;
-    let shape = match a.opt("shape")? {
+    let shape = match super::shape_or_size(&mut a)? {
         None | Some(Value::None) => vec![],
         Some(v) => shape_arg(&v)?,
     };
@@ -157,7 +157,7 @@ pub fn choice(i: &mut Interp, mut a: Args) -> Result<Value> {
         Some(v) => Some(v),
     };
     let (dtype, dev) = dtype_device(&mut a)?;
-    a.finish_with(&["shape", "replace", "p", "dtype", "device"])?;
+    a.finish_with(&["shape", "size", "replace", "p", "dtype", "device"])?;
     let device = pop.device(i, OP, dev)?;
     let n = pop.len();
     let k = crate::array::create::checked_numel(&shape, DType::Int64)?;
