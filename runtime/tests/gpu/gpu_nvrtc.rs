@@ -309,13 +309,29 @@ fn the_warm_up_set_is_small_and_within_the_generated_kernels() {
     if !nvrtc() {
         return;
     }
-    let t0 = std::time::Instant::now();
+    // The warm-up compiles generated kernels in batches: one batch compiles,
+    // and its cubin holds every member's renamed kernel.
     let opts = compile::options_for((9, 0));
-    for s in warm.iter().take(8) {
-        compile::nvrtc_cubin(s, &opts, "warm").expect("a warm-up source compiles");
-    }
+    let members: Vec<&str> = warm
+        .iter()
+        .filter(|s| cuda::batch::batchable(s))
+        .take(cuda::batch::BATCH)
+        .map(|s| s.as_str())
+        .collect();
+    assert_eq!(members.len(), cuda::batch::BATCH);
+    let (src, symbols) = cuda::batch::batch_source(&members).expect("a batch");
+    let t0 = std::time::Instant::now();
+    let bin = compile::nvrtc_cubin(&src, &opts, "warm batch").expect("a warm-up batch compiles");
     println!(
-        "NVRTC: {:.1} ms a source (8 compiled one after another)",
-        t0.elapsed().as_secs_f64() * 1e3 / 8.0
+        "NVRTC: a batch of {} kernels in {:.0} ms",
+        members.len(),
+        t0.elapsed().as_secs_f64() * 1e3
     );
+    for sym in &symbols {
+        let needle = format!("{sym}\0");
+        assert!(
+            bin.windows(needle.len()).any(|w| w == needle.as_bytes()),
+            "{sym} is not a symbol of the batch's cubin"
+        );
+    }
 }
