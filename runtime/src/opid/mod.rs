@@ -5,8 +5,10 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod index;
 mod random;
 mod reduce;
 
+pub use index::AtOp;
 pub use random::Dist;
 pub use reduce::ReduceOp;

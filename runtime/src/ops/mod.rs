@@ -24,6 +24,7 @@ pub mod elementwise;
 pub mod elementwise_math;
 pub mod family;
 pub mod fuse;
+pub mod index;
 pub mod io;
 pub mod linalg;
 pub mod random_draws;
@@ -85,6 +86,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        index::OPS,
         random_ops::OPS,
         random_draws::OPS,
         io::OPS,
