@@ -24,6 +24,7 @@ pub mod info;
 pub mod reduce;
 pub mod rng;
 pub mod rng_draws;
+pub mod solver;
 pub mod stats;
 pub mod timing;
 pub mod warm;

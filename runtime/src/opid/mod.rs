@@ -5,10 +5,12 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod decomp;
 mod index;
 mod random;
 mod reduce;
 
+pub use decomp::{DecompOp, QrMode};
 pub use index::AtOp;
 pub use random::Dist;
 pub use reduce::ReduceOp;

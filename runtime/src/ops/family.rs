@@ -58,12 +58,17 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 16] {
+fn tables() -> [(&'static [OpDef], Family); 21] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
+        (super::decomp::OPS, Family::LinearAlgebra),
+        (super::norms::OPS, Family::LinearAlgebra),
+        (super::lstsq::OPS, Family::LinearAlgebra),
+        (super::tensor::OPS, Family::LinearAlgebra),
+        (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),

@@ -14,6 +14,7 @@ pub mod index;
 pub mod lit;
 pub mod ops;
 pub mod ops_ew;
+pub mod ops_linalg;
 pub mod ops_random;
 pub mod oracle;
 pub mod outcome;
