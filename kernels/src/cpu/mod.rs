@@ -5,5 +5,7 @@
 pub mod ew;
 pub mod gemv;
 pub mod math;
+pub mod math_ext;
 pub mod reduce;
+pub mod samplers;
 pub mod simd;

@@ -11,4 +11,5 @@ pub mod index;
 pub mod linalg;
 pub mod pool;
 pub mod random;
+pub mod random_draws;
 pub mod reduce;
