@@ -5,6 +5,8 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod scan;
+pub mod softmax;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = include_str!("prelude.cuh");

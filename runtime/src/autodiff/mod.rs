@@ -10,6 +10,8 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub mod rules_scan;
+pub mod rules_stats;
 
 use crate::array::Array;
 use crate::array::index::Index;

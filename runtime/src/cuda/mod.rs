@@ -21,8 +21,11 @@ pub mod fuse;
 pub mod gemv;
 pub mod index;
 pub mod info;
+pub mod nanreduce;
 pub mod reduce;
 pub mod rng;
+pub mod scan;
+pub mod softmax;
 pub mod stats;
 pub mod timing;
 

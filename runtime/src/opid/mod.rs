@@ -6,5 +6,9 @@
 //! names as strings (`tidy` checks it).
 
 mod reduce;
+mod scan;
+mod softmax;
 
 pub use reduce::ReduceOp;
+pub use scan::ScanOp;
+pub use softmax::SoftmaxOp;

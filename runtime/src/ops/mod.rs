@@ -27,7 +27,10 @@ pub mod io;
 pub mod linalg;
 pub mod random_ops;
 pub mod reduce;
+pub mod scan;
 pub mod shape;
+pub mod softmax;
+pub mod stat_args;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -76,6 +79,8 @@ fn tables() -> Vec<&'static [OpDef]> {
     vec![
         elementwise::OPS,
         reduce::OPS,
+        scan::OPS,
+        softmax::OPS,
         linalg::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,

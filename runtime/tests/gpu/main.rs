@@ -15,6 +15,7 @@ mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
 mod gpu_session;
+mod gpu_stats;
 mod gpu_util;
 #[path = "../core/numpy_side.rs"]
 mod numpy_side;
