@@ -6,6 +6,7 @@
 pub mod codegen;
 pub mod fused_sum;
 pub mod scan;
+pub mod select;
 pub mod softmax;
 
 /// Included at the top of every generated elementwise kernel.

@@ -15,4 +15,5 @@ pub mod linalg;
 pub mod random;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod softmax;

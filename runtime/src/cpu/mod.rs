@@ -13,4 +13,5 @@ pub mod pool;
 pub mod random;
 pub mod reduce;
 pub mod scan;
+pub mod select;
 pub mod softmax;

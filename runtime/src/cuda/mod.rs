@@ -25,6 +25,7 @@ pub mod nanreduce;
 pub mod reduce;
 pub mod rng;
 pub mod scan;
+pub mod select;
 pub mod softmax;
 pub mod stats;
 pub mod timing;

@@ -5,6 +5,8 @@
 //! test. Skips visibly without a GPU; fails instead when GCALC_REQUIRE_GPU=1.
 
 use gcalc_kernels::cuda::scan::{ScanKind, scan_source};
+use gcalc_kernels::cuda::select::select_source;
+use gcalc_kernels::cuda::softmax::softmax_source;
 use gcalc_runtime::DType;
 
 /// Every kernel source of the scan and statistics families, for gpu_nvrtc.
@@ -19,6 +21,14 @@ pub fn nvrtc_sources(out: &mut Vec<(String, String)>) {
                 _ => d,
             };
             out.push((format!("scan {kind:?} {d} -> {o}"), scan_source(kind, d, o)));
+        }
+    }
+    for d in DType::ALL {
+        out.push((format!("select {d}"), select_source(d)));
+        if d.is_float() {
+            for mode in 0..3 {
+                out.push((format!("softmax {d} mode {mode}"), softmax_source(d, mode)));
+            }
         }
     }
 }
