@@ -5,6 +5,7 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod histogram;
 pub mod scan;
 pub mod select;
 pub mod softmax;

@@ -12,6 +12,7 @@ use crate::array::Array;
 use crate::error::Result;
 use crate::interp::Interp;
 use crate::opid::{ReduceOp, SoftmaxOp};
+use crate::ops::quantile::{Kind, plan as qplan, selected};
 use crate::ops::reduce::reduce;
 use crate::ops::softmax::axes_of;
 
@@ -125,4 +126,74 @@ pub fn logsumexp(i: &mut Interp, call: &GradCall) -> Grads {
     let out = call.out.reshape(&ishape(&kd))?;
     let d = leaf(&g) * op("exp", [leaf(&x) - leaf(&out)]);
     Ok(vec![Some(ev(i, d)?.into())])
+}
+
+/// median, percentile and quantile: each selected element's weight ((1 - t)
+/// for the lower one, t for the upper one) split evenly between the
+/// elements of its lane equal to it, summed over q.
+fn quantile_of(i: &mut Interp, call: &GradCall, kind: Kind) -> Grads {
+    let x = array(arg(call, 0, "x"))?;
+    let at = |k: usize, name: &str| arg(call, k, name).cloned();
+    let (q, axis, keepdims, method) = if kind == Kind::Median {
+        (None, at(1, "axis"), at(2, "keepdims"), None)
+    } else {
+        (
+            at(1, "q"),
+            at(2, "axis"),
+            at(3, "keepdims"),
+            at(4, "method"),
+        )
+    };
+    let kd = matches!(keepdims, Some(crate::value::Value::Bool(true)));
+    let p = qplan(kind, &x, q.as_ref(), axis.as_ref(), kd, method.as_ref())?;
+    let lanes = &p.lanes;
+    let nd = lanes.ndim();
+    let fx = x.dtype();
+    if lanes.size() == 0 {
+        return Ok(vec![Some(ev(i, leaf(&x) * c(0.0))?.into())]);
+    }
+    let (lo, hi, _) = selected(&p)?;
+    let nq = p.picks.len();
+    // Everything as [Q] + rest + [n]: the lanes, the selected, g, weights.
+    let mut col = vec![nq as i64];
+    col.extend(lo.shape()[1..].iter().map(|&d| d as i64));
+    col.push(1);
+    let mut one = vec![1i64];
+    one.extend(lanes.shape().iter().map(|&d| d as i64));
+    let xl = lanes.reshape(&one)?;
+    let lo = lo.contiguous()?.reshape(&col)?;
+    let hi = hi.contiguous()?.reshape(&col)?;
+    let g = call.g.astype(fx)?.contiguous()?.reshape(&col)?;
+    let ts: Vec<f64> = p.picks.iter().map(|k| k.2).collect();
+    let mut tshape = vec![nq];
+    tshape.extend(std::iter::repeat_n(1, nd));
+    let t = crate::backend::to_device(&Array::from_vec(ts, tshape).astype(fx)?, x.device())?;
+    let last = [nd as isize];
+    let share = |i: &mut Interp, v: &Array| -> Result<E> {
+        let mask = eq(leaf(&xl), leaf(v));
+        let n = kept(i, ReduceOp::Sum, &ev(i, mask.clone())?, &last)?;
+        Ok(where_(mask, c(1.0) / leaf(&n), c(0.0)))
+    };
+    let wl = share(i, &lo)?;
+    let wh = share(i, &hi)?;
+    let d = ev(i, leaf(&g) * ((c(1.0) - leaf(&t)) * wl + leaf(&t) * wh))?;
+    let d = reduce(ReduceOp::Sum, &d, Some(&[0]), false, fx)?;
+    // Back to x's layout: split the joined lane, undo the permutation.
+    let moved: Vec<i64> = p.perm.iter().map(|&k| x.shape()[k] as i64).collect();
+    let d = d.reshape(&moved)?;
+    let mut inv = vec![0i64; p.perm.len()];
+    for (k, &ax) in p.perm.iter().enumerate() {
+        inv[ax] = k as i64;
+    }
+    Ok(vec![Some(d.transpose(Some(&inv))?.into())])
+}
+
+pub fn median(i: &mut Interp, call: &GradCall) -> Grads {
+    quantile_of(i, call, Kind::Median)
+}
+pub fn percentile(i: &mut Interp, call: &GradCall) -> Grads {
+    quantile_of(i, call, Kind::Percentile)
+}
+pub fn quantile(i: &mut Interp, call: &GradCall) -> Grads {
+    quantile_of(i, call, Kind::Quantile)
 }

@@ -7,6 +7,7 @@ pub mod create;
 pub mod custom;
 pub mod devices;
 pub mod elementwise;
+pub mod histogram;
 pub mod index;
 pub mod transfer;
 

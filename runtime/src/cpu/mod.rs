@@ -6,6 +6,7 @@
 pub mod copy;
 pub mod create;
 pub mod fused;
+pub mod histogram;
 pub mod index;
 pub mod linalg;
 pub mod nanreduce;

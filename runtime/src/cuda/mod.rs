@@ -19,6 +19,7 @@ pub mod driver;
 pub mod ew;
 pub mod fuse;
 pub mod gemv;
+pub mod histogram;
 pub mod index;
 pub mod info;
 pub mod nanreduce;

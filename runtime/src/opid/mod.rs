@@ -5,10 +5,12 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod histogram;
 mod reduce;
 mod scan;
 mod softmax;
 
+pub use histogram::BinMode;
 pub use reduce::ReduceOp;
 pub use scan::ScanOp;
 pub use softmax::SoftmaxOp;

@@ -55,12 +55,15 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 15] {
+fn tables() -> [(&'static [OpDef], Family); 18] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::scan::OPS, Family::Reduction),
         (super::softmax::OPS, Family::Reduction),
+        (super::quantile::OPS, Family::Reduction),
+        (super::stats::OPS, Family::Reduction),
+        (super::histogram::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::creation::OPS, Family::Creation),

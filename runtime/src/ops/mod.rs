@@ -23,14 +23,17 @@ pub mod creation;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
+pub mod histogram;
 pub mod io;
 pub mod linalg;
+pub mod quantile;
 pub mod random_ops;
 pub mod reduce;
 pub mod scan;
 pub mod shape;
 pub mod softmax;
 pub mod stat_args;
+pub mod stats;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -81,6 +84,9 @@ fn tables() -> Vec<&'static [OpDef]> {
         reduce::OPS,
         scan::OPS,
         softmax::OPS,
+        quantile::OPS,
+        stats::OPS,
+        histogram::OPS,
         linalg::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,

@@ -204,6 +204,12 @@ fn diff(i: &mut Interp, a: Args) -> Result<Value> {
         if cur.shape()[d.axis] == 0 {
             break;
         }
+        if cur.size() == 0 {
+            // No elements to subtract (and no buffer to view into).
+            let shape = sa::with_len(cur.shape(), d.axis, cur.shape()[d.axis] - 1);
+            cur = Array::zeros(&shape, cur.dtype(), cur.device())?;
+            continue;
+        }
         let hi = slice_axis(&cur, d.axis, 1, None)?;
         let lo = slice_axis(&cur, d.axis, 0, Some(-1))?;
         cur = match fuse::apply(
