@@ -162,14 +162,19 @@ fn average(i: &mut Interp, mut a: Args) -> Result<Value> {
         vec![("axis", axis.clone()), ("keepdims", kd.clone())],
     )?;
     let scl_a = arr(scl.clone(), name)?;
-    let zero = crate::array::Array::scalar(0.0f64);
-    let any_zero = call_op(
-        i,
-        "equal",
-        vec![Value::Array(scl_a.clone()), Value::Array(zero)],
-        vec![],
-    )?;
-    let any_zero = arr(any_zero, name)?.to_host()?.to_f64_vec()?;
+    // One bool read back: whether any weight sum is 0 (NumPy raises then).
+    let any_zero = if scl_a.size() == 0 {
+        vec![]
+    } else {
+        let zeros = call_op(
+            i,
+            "equal",
+            vec![Value::Array(scl_a.clone()), Value::Float(0.0)],
+            vec![],
+        )?;
+        let any = call_op(i, "max", vec![zeros], vec![])?;
+        arr(any, name)?.to_host()?.to_f64_vec()?
+    };
     if any_zero.iter().any(|&v| v != 0.0) {
         return Err(Error::new(
             crate::error::ErrorKind::ZeroDivision,
