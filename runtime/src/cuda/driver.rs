@@ -38,6 +38,8 @@ pub struct Gpu {
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
+    /// Whether the start-up warm-up (`warm.rs`) ran or is running.
+    warmed: AtomicBool,
     /// Freed small buffers kept for reuse (see `cache.rs`).
     pub(crate) cache: super::cache::BlockCache,
     /// The profiler's CUDA events (see timing.rs).
@@ -100,6 +102,11 @@ pub fn gpu(i: u32) -> Result<Arc<Gpu>> {
         .as_ref()
         .map_err(Clone::clone)?;
     g.bind()?;
+    // The first caller warms it (the warm-up's own threads, which call
+    // `gpu` too, find the flag set and go on).
+    if !g.warmed.swap(true, Ordering::Relaxed) {
+        super::warm::on_open(g);
+    }
     Ok(g.clone())
 }
 
@@ -150,6 +157,7 @@ fn init(i: u32) -> Result<Gpu> {
         functions: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
+        warmed: AtomicBool::new(false),
         cache: Default::default(),
         timing: Mutex::default(),
     };

@@ -30,6 +30,7 @@ pub mod select;
 pub mod softmax;
 pub mod stats;
 pub mod timing;
+pub mod warm;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};
