@@ -227,4 +227,22 @@ pub const STATS: &[FnSpec] = &[
         &[arr(FLOATS, 2, 2, Data::Random)],
         Tol::Ulps(64),
     ),
+    // NumPy has no softmax: its formula, shifted by the lane's max
+    // (initial=-inf so an empty lane is no error, as gcalc's). No
+    // log_softmax row: near 0 its value is log(sum) with sum near 1, and
+    // sums one ulp apart (gcalc adds in float64) differ by many ulps of it.
+    row(
+        "softmax",
+        "softmax({0})",
+        "(lambda e: e / np.sum(e, axis=-1, keepdims=True))(np.exp({0} - np.max({0}, axis=-1, keepdims=True, initial=-np.inf)))",
+        &[RAND],
+        Tol::Ulps(16),
+    ),
+    row(
+        "logsumexp",
+        "logsumexp({0})",
+        "(lambda m: m + np.log(np.sum(np.exp({0} - m))))(np.max({0}, initial=-np.inf))",
+        &[arr(FLOATS, 0, 3, Data::Random)],
+        Tol::Ulps(16),
+    ),
 ];
