@@ -28,6 +28,7 @@ pub mod rng;
 pub mod scan;
 pub mod select;
 pub mod softmax;
+pub mod solver;
 pub mod stats;
 pub mod timing;
 pub mod warm;

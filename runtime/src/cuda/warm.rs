@@ -58,12 +58,7 @@ fn module_sources() -> Vec<String> {
         let a = crate::with_dtype!(from, T => Array::from_vec(vec![T::from_i64(1); 4], vec![4]));
         let e = super::ew::Expr::Array(a);
         for to in dts {
-            v.extend(
-                super::ew::sources(&e, to, 1)
-                    .into_iter()
-                    .filter(|(what, _)| what == "scalar" || what.starts_with("vector"))
-                    .map(|(_, src)| src),
-            );
+            v.extend(super::ew::contiguous_source(&e, to));
         }
     }
     v

@@ -19,6 +19,9 @@ pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
+    if n == "linalg" {
+        return Some(crate::ops::linalg_ns::value());
+    }
     crate::dtype::DType::from_name(n).map(Value::DType)
 }
 
@@ -527,7 +530,7 @@ impl Iter {
                 if *i >= a.shape()[0] {
                     return Ok(None);
                 }
-                let v = a.index(&[crate::array::index::Index::Int(*i as i64)])?;
+                let v = interp.index_array(a, &[crate::array::index::Index::Int(*i as i64)])?;
                 *i += 1;
                 Ok(Some(Value::Array(v)))
             }

@@ -5,12 +5,16 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod decomp;
 mod histogram;
+mod index;
 mod reduce;
 mod scan;
 mod softmax;
 
+pub use decomp::{DecompOp, QrMode};
 pub use histogram::BinMode;
+pub use index::AtOp;
 pub use reduce::ReduceOp;
 pub use scan::ScanOp;
 pub use softmax::SoftmaxOp;

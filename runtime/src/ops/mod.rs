@@ -20,12 +20,20 @@ macro_rules! builtin {
 pub(crate) use builtin;
 
 pub mod creation;
+pub mod decomp;
+pub mod einsum;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
 pub mod histogram;
+pub mod index;
 pub mod io;
 pub mod linalg;
+pub mod linalg_args;
+pub mod linalg_calls;
+pub mod linalg_ns;
+pub mod lstsq;
+pub mod norms;
 pub mod quantile;
 pub mod random_ops;
 pub mod reduce;
@@ -34,6 +42,7 @@ pub mod shape;
 pub mod softmax;
 pub mod stat_args;
 pub mod stats;
+pub mod tensor;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -88,11 +97,17 @@ fn tables() -> Vec<&'static [OpDef]> {
         stats::OPS,
         histogram::OPS,
         linalg::OPS,
+        decomp::OPS,
+        norms::OPS,
+        lstsq::OPS,
+        tensor::OPS,
+        einsum::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        index::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,
