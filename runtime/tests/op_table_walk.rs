@@ -301,6 +301,17 @@ fn ref_reduce(op: ReduceOp, v: &[f64], ddof: f64) -> f64 {
         ReduceOp::Std => var.sqrt(),
         ReduceOp::Any => v.iter().any(|&x| x != 0.0) as u8 as f64,
         ReduceOp::All => v.iter().all(|&x| x != 0.0) as u8 as f64,
+        // The walk's data has no NaN: the nan* ops are the plain ones.
+        ReduceOp::Nansum => ref_reduce(ReduceOp::Sum, v, ddof),
+        ReduceOp::Nanmean => mean,
+        ReduceOp::Nanmax => ref_reduce(ReduceOp::Max, v, ddof),
+        ReduceOp::Nanmin => ref_reduce(ReduceOp::Min, v, ddof),
+        ReduceOp::Nanstd => var.sqrt(),
+        ReduceOp::Nanvar => var,
+        ReduceOp::Nanargmax => first(&|x, b| x > b),
+        ReduceOp::Nanargmin => first(&|x, b| x < b),
+        ReduceOp::Ptp => ref_reduce(ReduceOp::Max, v, ddof) - ref_reduce(ReduceOp::Min, v, ddof),
+        ReduceOp::CountNonzero => v.iter().filter(|&&x| x != 0.0).count() as f64,
     }
 }
 
@@ -312,6 +323,9 @@ fn every_reduction_on_every_dtype_and_axis() {
         let entry = ops::lookup(name).map(|d| d.reduce_op());
         assert_eq!(entry, Some(Some(op)), "{name} is in the table as {op:?}");
         for dt in DType::ALL {
+            if op == ReduceOp::Ptp && dt == DType::Bool {
+                continue; // an error, as in NumPy (bools have no subtraction)
+            }
             let base = make(&mut r, Domain::Small, 0, dt, &[3, 4, 5]);
             let base = if dt.is_float() {
                 base
@@ -388,7 +402,24 @@ fn every_reduction_on_every_dtype_and_axis() {
                             );
                         }
                         let want_dt = match op {
-                            ReduceOp::Argmax | ReduceOp::Argmin => DType::Int64,
+                            ReduceOp::Argmax
+                            | ReduceOp::Argmin
+                            | ReduceOp::Nanargmax
+                            | ReduceOp::Nanargmin
+                            | ReduceOp::CountNonzero => DType::Int64,
+                            ReduceOp::Nansum if !dt.is_float() => DType::Int64,
+                            ReduceOp::Nanmean | ReduceOp::Nanstd | ReduceOp::Nanvar
+                                if !dt.is_float() =>
+                            {
+                                FX
+                            }
+                            ReduceOp::Nansum
+                            | ReduceOp::Nanmean
+                            | ReduceOp::Nanstd
+                            | ReduceOp::Nanvar
+                            | ReduceOp::Nanmax
+                            | ReduceOp::Nanmin
+                            | ReduceOp::Ptp => dt,
                             ReduceOp::Any | ReduceOp::All => DType::Bool,
                             ReduceOp::Sum | ReduceOp::Prod if !dt.is_float() => DType::Int64,
                             ReduceOp::Mean | ReduceOp::Std | ReduceOp::Var if !dt.is_float() => FX,

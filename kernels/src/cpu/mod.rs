@@ -9,3 +9,4 @@ pub mod math_ext;
 pub mod reduce;
 pub mod samplers;
 pub mod simd;
+pub mod softmax;

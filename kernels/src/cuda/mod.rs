@@ -5,9 +5,13 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod histogram;
 pub mod index_at;
 #[cfg(test)]
 mod samplers_twin;
+pub mod scan;
+pub mod select;
+pub mod softmax;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = concat!(include_str!("prelude.cuh"), include_str!("ew_math.cuh"));

@@ -12,7 +12,9 @@ pub mod ewb;
 mod pytree;
 pub mod rules;
 pub mod rules_linalg;
+pub mod rules_scan;
 mod rules_spectral;
+pub mod rules_stats;
 pub(crate) mod writes;
 
 use crate::array::Array;

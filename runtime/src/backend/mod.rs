@@ -8,6 +8,7 @@ pub mod custom;
 pub mod decomp;
 pub mod devices;
 pub mod elementwise;
+pub mod histogram;
 pub mod index;
 pub mod transfer;
 
@@ -15,3 +16,6 @@ pub use transfer::{copy_to_device, to_device};
 pub mod linalg;
 pub mod random;
 pub mod reduce;
+pub mod scan;
+pub mod select;
+pub mod softmax;

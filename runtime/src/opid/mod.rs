@@ -6,11 +6,17 @@
 //! names as strings (`tidy` checks it).
 
 mod decomp;
+mod histogram;
 mod index;
 mod random;
 mod reduce;
+mod scan;
+mod softmax;
 
 pub use decomp::{DecompOp, QrMode};
+pub use histogram::BinMode;
 pub use index::AtOp;
 pub use random::Dist;
 pub use reduce::ReduceOp;
+pub use scan::ScanOp;
+pub use softmax::SoftmaxOp;

@@ -58,11 +58,16 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 22] {
+fn tables() -> [(&'static [OpDef], Family); 27] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
+        (super::scan::OPS, Family::Reduction),
+        (super::softmax::OPS, Family::Reduction),
+        (super::quantile::OPS, Family::Reduction),
+        (super::stats::OPS, Family::Reduction),
+        (super::histogram::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::decomp::OPS, Family::LinearAlgebra),
         (super::norms::OPS, Family::LinearAlgebra),

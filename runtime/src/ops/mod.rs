@@ -26,6 +26,7 @@ pub mod elementwise;
 pub mod elementwise_math;
 pub mod family;
 pub mod fuse;
+pub mod histogram;
 pub mod index;
 pub mod io;
 pub mod linalg;
@@ -35,10 +36,15 @@ pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
 pub mod py_scalar;
+pub mod quantile;
 pub mod random_draws;
 pub mod random_ops;
 pub mod reduce;
+pub mod scan;
 pub mod shape;
+pub mod softmax;
+pub mod stat_args;
+pub mod stats;
 pub mod tensor;
 
 use crate::error::Result;
@@ -89,6 +95,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         elementwise::OPS,
         elementwise_math::OPS,
         reduce::OPS,
+        scan::OPS,
+        softmax::OPS,
+        quantile::OPS,
+        stats::OPS,
+        histogram::OPS,
         linalg::OPS,
         decomp::OPS,
         norms::OPS,

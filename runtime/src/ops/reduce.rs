@@ -1,4 +1,5 @@
-//! Reductions (`sum mean prod max min argmax argmin std var any all`): their
+//! Reductions (`sum mean prod max min argmax argmin std var any all`, the
+//! NaN-skipping `nan*` ones, `ptp`, `count_nonzero`): their
 //! table entries (each carries its `ReduceOp`), `axis=`, `keepdims=` and
 //! `ddof=` checked with clear errors, then the backend's loops. NumPy's dtype
 //! rules: sum/prod of ints -> int64, mean/std/var of ints -> floatX, argmax
@@ -90,6 +91,63 @@ pub static OPS: &[OpDef] = &[
         All,
         "all(x, axis=none, keepdims=false)",
         "Whether every element over axis is nonzero."
+    ),
+    red!(
+        Nansum,
+        "nansum(x, axis=none, keepdims=false)",
+        "Sum over axis treating NaN as zero (all-NaN lanes give 0); ints sum in int64.",
+        grad: crate::autodiff::rules_stats::nansum
+    ),
+    red!(
+        Nanmean,
+        "nanmean(x, axis=none, keepdims=false)",
+        "Mean over axis of the elements that are not NaN (NaN for a lane with none); ints give floatX.",
+        grad: crate::autodiff::rules_stats::nanmean
+    ),
+    red!(
+        Nanmax,
+        "nanmax(x, axis=none, keepdims=false)",
+        "Largest element over axis ignoring NaN (NaN for a lane with no number, as NumPy gives with its warning).",
+        grad: crate::autodiff::rules_stats::nanextreme
+    ),
+    red!(
+        Nanmin,
+        "nanmin(x, axis=none, keepdims=false)",
+        "Smallest element over axis ignoring NaN (NaN for a lane with no number).",
+        grad: crate::autodiff::rules_stats::nanextreme
+    ),
+    red!(
+        Nanstd,
+        "nanstd(x, axis=none, keepdims=false, ddof=0)",
+        "Standard deviation over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
+        grad: crate::autodiff::rules_stats::nanstd
+    ),
+    red!(
+        Nanvar,
+        "nanvar(x, axis=none, keepdims=false, ddof=0)",
+        "Variance over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
+        grad: crate::autodiff::rules_stats::nanvar
+    ),
+    red!(
+        Nanargmax,
+        "nanargmax(x, axis=none, keepdims=false)",
+        "Index of the first largest element ignoring NaN; a lane of only NaN is an error, as in NumPy."
+    ),
+    red!(
+        Nanargmin,
+        "nanargmin(x, axis=none, keepdims=false)",
+        "Index of the first smallest element ignoring NaN; a lane of only NaN is an error, as in NumPy."
+    ),
+    red!(
+        Ptp,
+        "ptp(x, axis=none, keepdims=false)",
+        "Peak to peak: max - min over axis, in x's dtype (ints wrap as NumPy's do).",
+        grad: crate::autodiff::rules_stats::ptp
+    ),
+    red!(
+        CountNonzero,
+        "count_nonzero(x, axis=none, keepdims=false)",
+        "How many elements over axis are nonzero (NaN counts), as int64."
     ),
 ];
 
@@ -266,6 +324,13 @@ pub fn reduce_ddof(
                 );
             }
         }
+    }
+    if op == ReduceOp::Ptp && a.dtype().is_bool() {
+        return Err(
+            Error::type_("ptp: bools have no subtraction (NumPy raises the same)")
+                .with_op(name)
+                .with_help("convert first: ptp(x.astype(int32))"),
+        );
     }
     let m: usize = (0..nd).filter(|&d| red[d]).map(|d| a.shape()[d]).product();
     if m == 0 && op.needs_elements() {

@@ -120,3 +120,19 @@ fn the_harness_catches_wrong_results() {
         assert!(m.gcalc().len() <= f.case.gcalc().len());
     }
 }
+
+/// The statistics and scans rows (issue 17's family table).
+#[test]
+fn stats_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core stats_match_numpy -- --nocapture";
+    for r in assert_fn_suite(
+        "stats_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_stats::STATS,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}

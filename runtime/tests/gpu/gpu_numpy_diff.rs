@@ -89,3 +89,22 @@ fn gpu_random_functions_match_numpy() {
         r.assert_clean();
     }
 }
+
+/// The statistics and scans rows (issue 17's family table) on gpu(0).
+#[test]
+fn gpu_stats_match_numpy() {
+    if !have_gpu() {
+        return;
+    }
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "bin/gpu gpu_stats_match_numpy --nocapture";
+    for r in assert_fn_suite(
+        "gpu_stats_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_stats::STATS,
+        DeviceFlag::Gpu(0),
+    ) {
+        r.assert_clean();
+    }
+}

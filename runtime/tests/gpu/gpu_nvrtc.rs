@@ -186,6 +186,7 @@ fn shipped(out: &mut Vec<(String, String)>) {
     out.push(("philox".into(), kc::philox_source()));
     out.push(("random draws".into(), kc::draws_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
+    crate::gpu_stats::nvrtc_sources(out);
     out.push(("linalg".into(), kc::LINALG.to_string()));
 }
 
@@ -269,6 +270,10 @@ fn every_kernel_source_compiles_for_sm_90() {
     );
     copies_fills_stats(&mut sources);
     shipped(&mut sources);
+    // GCALC_NVRTC_ONLY=text: only the sources whose description contains it.
+    if let Ok(only) = std::env::var("GCALC_NVRTC_ONLY") {
+        sources.retain(|(w, _)| w.contains(&only));
+    }
     // The same text from different routes compiles once.
     let mut seen = BTreeSet::new();
     sources.retain(|(_, s)| seen.insert(s.clone()));

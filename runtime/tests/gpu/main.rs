@@ -19,6 +19,7 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_random_draws;
 mod gpu_session;
+mod gpu_stats;
 mod gpu_util;
 #[path = "../core/grad_index_forms.rs"]
 mod grad_index_forms;
