@@ -92,6 +92,7 @@ impl Tape {
                     pos,
                     kw,
                     out,
+                    rest,
                     inputs,
                 } => {
                     let _rec = interp.grad_record(GradOf::Op(op.name), &out);
@@ -110,6 +111,7 @@ impl Tape {
                         kw,
                         out,
                         g,
+                        rest,
                     };
                     let grads = rule(interp, &call)?;
                     for (gv, id) in grads.into_iter().zip(inputs) {

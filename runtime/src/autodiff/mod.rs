@@ -10,6 +10,7 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub mod rules_sort;
 
 use crate::array::Array;
 use crate::array::index::Index;
@@ -35,6 +36,9 @@ pub struct GradCall {
     pub kw: Vec<(String, Value)>,
     pub out: Array,
     pub g: Array,
+    /// The other items when the op gave a tuple whose first item is the
+    /// differentiated output (topk's indices after its values).
+    pub rest: Vec<Value>,
 }
 
 /// Tapes are told apart by a serial in the high half of node ids, so ids left
@@ -64,6 +68,8 @@ enum NodeKind {
         pos: Vec<Value>,
         kw: Vec<(String, Value)>,
         out: Array,
+        /// The rest of a tuple result whose first item is `out` (`GradCall::rest`).
+        rest: Vec<Value>,
         /// Node ids of `flat_inputs(pos)` (0: untracked).
         inputs: Vec<u64>,
     },
@@ -223,6 +229,12 @@ impl Interp {
             return self.call_def_raw(def, args);
         }
         let rule = match (&def.kind, def.grad) {
+            (OpKind::Elementwise(_), _)
+                if crate::ops::elementwise::alternate(def, args.pos.len() + args.kw.len())
+                    .is_some() =>
+            {
+                return self.call_def_raw(def, args);
+            }
             (OpKind::Elementwise(_), _) => {
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());
@@ -232,10 +244,19 @@ impl Interp {
         };
         let (pos, kw) = (args.pos.clone(), args.kw.clone());
         let out = self.call_def_raw(def, args)?;
-        let (Value::Array(a), Some(tape)) = (&out, self.tape.as_mut()) else {
+        // An op giving a tuple (topk) is differentiated through its first item.
+        let (a, rest) = match &out {
+            Value::Array(a) => (a.clone(), Vec::new()),
+            Value::Tuple(t) => match t.first() {
+                Some(Value::Array(a)) => (a.clone(), t.iter().skip(1).cloned().collect()),
+                _ => return Ok(out),
+            },
+            _ => return Ok(out),
+        };
+        let Some(tape) = self.tape.as_mut() else {
             return Ok(out);
         };
-        if !differentiable(a) {
+        if !differentiable(&a) {
             return Ok(out);
         }
         let inputs = flat_inputs(&pos)
@@ -245,16 +266,24 @@ impl Interp {
                 _ => 0,
             })
             .collect();
+        let tuple = !rest.is_empty() || matches!(out, Value::Tuple(_));
         let kind = NodeKind::Op {
             op: def,
             rule,
             pos,
             kw,
             out: a.clone(),
+            rest: rest.clone(),
             inputs,
         };
-        let id = tape.push(kind, a);
-        Ok(Value::Array(a.clone().with_node(id)))
+        let id = tape.push(kind, &a);
+        let tagged = Value::Array(a.with_node(id));
+        if !tuple {
+            return Ok(tagged);
+        }
+        let mut items = vec![tagged];
+        items.extend(rest);
+        Ok(Value::tuple(items))
     }
 
     /// `base[idx]` gave `out`: recorded when `base` is tracked.

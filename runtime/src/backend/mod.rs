@@ -14,3 +14,4 @@ pub use transfer::{copy_to_device, to_device};
 pub mod linalg;
 pub mod random;
 pub mod reduce;
+pub mod sort;

@@ -64,6 +64,10 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "mu" => vec!["0.0"],
         "sigma" => vec!["1.0"],
         "dtype" => vec!["int32"],
+        "k" | "kth" => vec!["1"],
+        "v" => vec!["array([0.7, 2.0])"],
+        "element" => vec![MATRIX],
+        "test_elements" => vec!["[1.0, 4.0]"],
         "device" => vec!["cpu()"],
         _ => vec![],
     }

@@ -14,6 +14,11 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ("rsqrt", "NumPy", "1 / np.sqrt(x)"),
     ("softplus", "NumPy", "np.logaddexp(0, x)"),
     ("item", "NumPy", "x.item()"),
+    (
+        "topk",
+        "NumPy",
+        "np.sort(x)[..., ::-1][..., :k] and its positions (PyTorch: torch.topk(x, k))",
+    ),
     ("tolist", "NumPy", "x.tolist()"),
     ("astype", "NumPy", "x.astype(dtype)"),
     ("copy", "NumPy", "x.copy()"),

@@ -6,5 +6,7 @@
 //! names as strings (`tidy` checks it).
 
 mod reduce;
+mod sort;
 
 pub use reduce::ReduceOp;
+pub use sort::{SortJob, SortOp};

@@ -78,6 +78,9 @@ pub struct EwDef {
     /// abs'(0) = 0, maximum/minimum split g evenly at ties, clip passes g where
     /// lo <= x <= hi, where routes g by the condition.
     pub grad: Option<EwGrad>,
+    /// Called with this many arguments, the op is this builtin instead (not
+    /// elementwise, never fused): `where(cond)` is `nonzero(cond)`, as in NumPy.
+    pub alt: Option<(usize, super::BuiltinFn)>,
 }
 
 /// See `EwDef::grad`.
@@ -129,7 +132,7 @@ macro_rules! ew {
      f: $fk:ident $(($fpath:path))? $(|$($fx:ident),*| $fb:expr)?;
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
-     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?) => {
+     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)? $(; alt: $alt:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
@@ -149,6 +152,7 @@ macro_rules! ew {
                 cuda: $cuda,
                 cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
                 grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<EwGrad> = None; $(g = Some($g);)? g },
+                alt: { #[allow(unused_mut, unused_assignments)] let mut a: Option<(usize, super::BuiltinFn)> = None; $(a = Some($alt);)? a },
             }),
         }
     };
@@ -355,8 +359,9 @@ pub static OPS: &[OpDef] = &[
         grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
-        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three).";
-        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None }),
+        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three). With one argument, where(cond) is nonzero(cond), as in NumPy.";
+        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None };
+        alt: (1, super::sort::where_one)),
     ew!("logical_and", "logical_and(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 && v[1] != 0.0);
         f: none; i: none; b: map2 |x, y| x & y;
         "({0} && {1})"; "Elementwise and of truth values (nonzero is true)."),
@@ -424,6 +429,18 @@ pub fn result_kinds(
             (v, v)
         }
     })
+}
+
+/// The builtin an elementwise entry is when called with `n` arguments other
+/// than its arity (`where(cond)`), if it has one.
+#[inline]
+pub fn alternate(op: &OpDef, n: usize) -> Option<super::BuiltinFn> {
+    match &op.kind {
+        OpKind::Elementwise(EwDef {
+            alt: Some((k, f)), ..
+        }) if *k == n => Some(*f),
+        _ => None,
+    }
 }
 
 /// The elementwise definition of a table entry, if it is one.

@@ -27,7 +27,9 @@ pub mod io;
 pub mod linalg;
 pub mod random_ops;
 pub mod reduce;
+pub mod search;
 pub mod shape;
+pub mod sort;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -87,6 +89,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::plot::OPS,
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
+        sort::OPS,
     ]
 }
 

@@ -23,4 +23,6 @@ mod plot_files;
 mod plot_render;
 mod plot_session;
 mod session_api;
+mod sort_numpy;
+mod sort_ops;
 mod tidy;
