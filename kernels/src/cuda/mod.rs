@@ -5,6 +5,7 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod sort;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = include_str!("prelude.cuh");
