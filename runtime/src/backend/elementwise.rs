@@ -24,3 +24,17 @@ pub fn fused_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
         Some(Device::Gpu(_)) => cuda::fuse::eval_sum(p, div),
     }
 }
+
+/// The kernel sources the CUDA backend generates for `p` over contiguous
+/// arrays (scalar and vectorised), for the start-up warm-up that compiles
+/// them into the cache when a GPU is first opened (`cuda::warm`).
+pub fn gpu_sources(p: &Program<'_>) -> Vec<String> {
+    let Ok(e) = cuda::fuse::expr(p) else {
+        return Vec::new();
+    };
+    cuda::ew::sources(&e, p.out, 1)
+        .into_iter()
+        .filter(|(what, _)| what == "scalar" || what.starts_with("vector"))
+        .map(|(_, src)| src)
+        .collect()
+}

@@ -41,7 +41,7 @@ pub fn nvrtc_version() -> Result<(i32, i32)> {
     .clone()
 }
 
-fn cache_dir() -> Option<PathBuf> {
+pub(crate) fn cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -68,6 +68,11 @@ fn include_opts() -> Vec<String> {
 
 fn options(g: &Gpu) -> Vec<String> {
     options_for(g.cc)
+}
+
+/// The options `g`'s kernels compile with (for `batch.rs`).
+pub(crate) fn options_of(g: &Gpu) -> Vec<String> {
+    options(g)
 }
 
 /// The NVRTC options gcalc compiles with for compute capability `cc`
@@ -126,10 +131,9 @@ fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The cubin for `src` on `g`: from the disk cache when a good copy is there, else compiled and stored.
-pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>> {
-    let mut opts = options(g);
-    opts.extend(extra.iter().cloned());
+/// The disk-cache file of `src` compiled for `g` with `opts` (None: no
+/// cache folder), named by the key of the module's doc.
+fn cache_path(g: &Gpu, src: &str, opts: &[String]) -> Result<Option<PathBuf>> {
     let (va, vb) = nvrtc_version()?;
     let mut h = Sha256::new();
     h.update(src.as_bytes());
@@ -143,8 +147,15 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
         .as_bytes(),
     );
     let key = hex(&h.finalize());
+    Ok(cache_dir().map(|d| d.join(format!("{key}.cubin"))))
+}
+
+/// The cubin for `src` on `g`: from the disk cache when a good copy is there, else compiled and stored.
+pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>> {
+    let mut opts = options(g);
+    opts.extend(extra.iter().cloned());
     let t0 = std::time::Instant::now();
-    let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
+    let path = cache_path(g, src, &opts)?;
     if let Some(p) = &path
         && let Some(bin) = read_checked(p)
     {
@@ -159,8 +170,30 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
     Ok(bin)
 }
 
+/// The disk-cache file of `src` compiled for `g` with the usual options.
+pub(crate) fn cache_file(g: &Gpu, src: &str) -> Result<Option<PathBuf>> {
+    cache_path(g, src, &options(g))
+}
+
+/// Make sure the disk cache holds `src` compiled for `g` (what `function`
+/// and `functions` will load): compiled and stored when missing, nothing
+/// loaded. Thread-safe (NVRTC programs are independent), for the start-up
+/// warm-up that fills the cache in parallel (`warm.rs`).
+pub(crate) fn ensure_cached(g: &Gpu, src: &str) -> Result<()> {
+    let opts = options(g);
+    let Some(path) = cache_path(g, src, &opts)? else {
+        return Ok(());
+    };
+    if path.exists() {
+        return Ok(());
+    }
+    let bin = nvrtc_cubin(src, &opts, "warm-up")?;
+    write_checked(&path, &bin);
+    Ok(())
+}
+
 /// File layout: cubin bytes, then the sha256 of those bytes (32 bytes).
-fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
+pub(crate) fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
     let mut data = std::fs::read(p).ok()?;
     if data.len() < 33 {
         return None;
@@ -169,7 +202,7 @@ fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
     (Sha256::digest(&data).as_slice() == sum.as_slice()).then_some(data)
 }
 
-fn write_checked(p: &PathBuf, bin: &[u8]) {
+pub(crate) fn write_checked(p: &PathBuf, bin: &[u8]) {
     let Some(dir) = p.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
@@ -210,6 +243,12 @@ pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) 
         return Ok(f);
     }
     let src = source();
+    if let Some(f) = super::batch::from_alias(g, &src, name) {
+        if let Ok(mut map) = g.functions.lock() {
+            map.insert(fkey, f);
+        }
+        return Ok(f);
+    }
     let bin = cubin(g, &src, &[], name)?;
     let m = match load_module(g, &bin) {
         Ok(m) => m,

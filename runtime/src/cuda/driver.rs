@@ -35,9 +35,13 @@ pub struct Gpu {
     ring: Mutex<Vec<Stmt>>,
     /// Loaded functions by kernel key.
     pub(crate) functions: Mutex<HashMap<u64, super::compile::Func>>,
+    /// Modules of batched kernels (`batch.rs`) by cache file name, loaded once.
+    pub(crate) batch_modules: Mutex<HashMap<String, usize>>,
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
+    /// Whether the start-up warm-up (`warm.rs`) ran or is running.
+    warmed: AtomicBool,
     /// Freed small buffers kept for reuse (see `cache.rs`).
     pub(crate) cache: super::cache::BlockCache,
     /// The profiler's CUDA events (see timing.rs).
@@ -100,6 +104,11 @@ pub fn gpu(i: u32) -> Result<Arc<Gpu>> {
         .as_ref()
         .map_err(Clone::clone)?;
     g.bind()?;
+    // The first caller warms it (the warm-up's own threads, which call
+    // `gpu` too, find the flag set and go on).
+    if !g.warmed.swap(true, Ordering::Relaxed) {
+        super::warm::on_open(g);
+    }
     Ok(g.clone())
 }
 
@@ -148,8 +157,10 @@ fn init(i: u32) -> Result<Gpu> {
         is_poisoned: AtomicBool::new(false),
         ring: Mutex::new(Vec::new()),
         functions: Mutex::new(HashMap::new()),
+        batch_modules: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
+        warmed: AtomicBool::new(false),
         cache: Default::default(),
         timing: Mutex::default(),
     };

@@ -10,6 +10,7 @@
 //! never on the interpreter, the op table or session flags (`tidy` checks it).
 
 pub mod argreduce;
+pub mod batch;
 pub mod blas;
 pub mod buffer;
 pub mod cache;
@@ -26,6 +27,7 @@ pub mod rng;
 pub mod sort;
 pub mod stats;
 pub mod timing;
+pub mod warm;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};

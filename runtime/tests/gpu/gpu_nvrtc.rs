@@ -272,3 +272,66 @@ fn every_kernel_source_compiles_for_sm_90() {
         failures.join("\n\n")
     );
 }
+
+/// The start-up warm-up's set (what a GPU's first opening compiles into
+/// the cache): generated quickly (every process that opens a GPU makes the
+/// list to find its marker), of a few hundred sources, each of them a source
+/// the backend really generates (all within the full set above, which the
+/// other test compiles), and compiling one takes tens of milliseconds here.
+#[test]
+fn the_warm_up_set_is_small_and_within_the_generated_kernels() {
+    gcalc_runtime::backend::devices::set_warm_sources(gcalc_runtime::ops::fuse::warm_sources);
+    let t0 = std::time::Instant::now();
+    let warm = cuda::warm::sources();
+    let made = t0.elapsed();
+    println!(
+        "warm-up set: {} sources made in {:.1} ms",
+        warm.len(),
+        made.as_secs_f64() * 1e3
+    );
+    assert!(
+        (200..2000).contains(&warm.len()),
+        "{} sources in the warm-up set",
+        warm.len()
+    );
+    let mut all = Vec::new();
+    elementwise(&mut all);
+    copies_fills_stats(&mut all);
+    shipped(&mut all);
+    let all: BTreeSet<String> = all.into_iter().map(|(_, s)| s).collect();
+    let outside: Vec<&String> = warm.iter().filter(|s| !all.contains(*s)).collect();
+    assert!(
+        outside.is_empty(),
+        "{} warm-up sources the backend does not generate, the first:\n{}",
+        outside.len(),
+        outside[0]
+    );
+    if !nvrtc() {
+        return;
+    }
+    // The warm-up compiles generated kernels in batches: one batch compiles,
+    // and its cubin holds every member's renamed kernel.
+    let opts = compile::options_for((9, 0));
+    let members: Vec<&str> = warm
+        .iter()
+        .filter(|s| cuda::batch::batchable(s))
+        .take(cuda::batch::BATCH)
+        .map(|s| s.as_str())
+        .collect();
+    assert_eq!(members.len(), cuda::batch::BATCH);
+    let (src, symbols) = cuda::batch::batch_source(&members).expect("a batch");
+    let t0 = std::time::Instant::now();
+    let bin = compile::nvrtc_cubin(&src, &opts, "warm batch").expect("a warm-up batch compiles");
+    println!(
+        "NVRTC: a batch of {} kernels in {:.0} ms",
+        members.len(),
+        t0.elapsed().as_secs_f64() * 1e3
+    );
+    for sym in &symbols {
+        let needle = format!("{sym}\0");
+        assert!(
+            bin.windows(needle.len()).any(|w| w == needle.as_bytes()),
+            "{sym} is not a symbol of the batch's cubin"
+        );
+    }
+}
