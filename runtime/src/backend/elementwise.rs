@@ -25,16 +25,10 @@ pub fn fused_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
     }
 }
 
-/// The kernel sources the CUDA backend generates for `p` over contiguous
-/// arrays (scalar and vectorised), for the start-up warm-up that compiles
-/// them into the cache when a GPU is first opened (`cuda::warm`).
-pub fn gpu_sources(p: &Program<'_>) -> Vec<String> {
-    let Ok(e) = cuda::fuse::expr(p) else {
-        return Vec::new();
-    };
-    cuda::ew::sources(&e, p.out, 1)
-        .into_iter()
-        .filter(|(what, _)| what == "scalar" || what.starts_with("vector"))
-        .map(|(_, src)| src)
-        .collect()
+/// The kernel source the CUDA backend generates for `p` over contiguous
+/// arrays, for the start-up warm-up that compiles it into the cache when a
+/// GPU is first opened (`cuda::warm`).
+pub fn gpu_source(p: &Program<'_>) -> Option<String> {
+    let e = cuda::fuse::expr(p).ok()?;
+    cuda::ew::contiguous_source(&e, p.out)
 }

@@ -70,11 +70,6 @@ fn options(g: &Gpu) -> Vec<String> {
     options_for(g.cc)
 }
 
-/// The options `g`'s kernels compile with (for `batch.rs`).
-pub(crate) fn options_of(g: &Gpu) -> Vec<String> {
-    options(g)
-}
-
 /// The NVRTC options gcalc compiles with for compute capability `cc`
 /// (`(9, 0)`: sm_90); no GPU needed.
 pub fn options_for(cc: (i32, i32)) -> Vec<String> {
@@ -170,11 +165,6 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
     Ok(bin)
 }
 
-/// The disk-cache file of `src` compiled for `g` with the usual options.
-pub(crate) fn cache_file(g: &Gpu, src: &str) -> Result<Option<PathBuf>> {
-    cache_path(g, src, &options(g))
-}
-
 /// Make sure the disk cache holds `src` compiled for `g` (what `function`
 /// and `functions` will load): compiled and stored when missing, nothing
 /// loaded. Thread-safe (NVRTC programs are independent), for the start-up
@@ -193,7 +183,7 @@ pub(crate) fn ensure_cached(g: &Gpu, src: &str) -> Result<()> {
 }
 
 /// File layout: cubin bytes, then the sha256 of those bytes (32 bytes).
-pub(crate) fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
+fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
     let mut data = std::fs::read(p).ok()?;
     if data.len() < 33 {
         return None;
@@ -202,7 +192,7 @@ pub(crate) fn read_checked(p: &PathBuf) -> Option<Vec<u8>> {
     (Sha256::digest(&data).as_slice() == sum.as_slice()).then_some(data)
 }
 
-pub(crate) fn write_checked(p: &PathBuf, bin: &[u8]) {
+fn write_checked(p: &PathBuf, bin: &[u8]) {
     let Some(dir) = p.parent() else { return };
     if std::fs::create_dir_all(dir).is_err() {
         return;
@@ -243,12 +233,6 @@ pub fn function(g: &Gpu, key: u64, name: &str, source: impl FnOnce() -> String) 
         return Ok(f);
     }
     let src = source();
-    if let Some(f) = super::batch::from_alias(g, &src, name) {
-        if let Ok(mut map) = g.functions.lock() {
-            map.insert(fkey, f);
-        }
-        return Ok(f);
-    }
     let bin = cubin(g, &src, &[], name)?;
     let m = match load_module(g, &bin) {
         Ok(m) => m,

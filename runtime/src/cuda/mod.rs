@@ -10,7 +10,6 @@
 //! never on the interpreter, the op table or session flags (`tidy` checks it).
 
 pub mod argreduce;
-pub mod batch;
 pub mod blas;
 pub mod buffer;
 pub mod cache;

@@ -1,7 +1,6 @@
 //! Start-up out of the user's timings: when a GPU is first opened, its
-//! cuBLAS handle is made (on a thread of its own) and the kernels most
-//! programs need are compiled into the on-disk cache (generated kernels in
-//! batches, `batch.rs`) before the
+//! cuBLAS handle is made and the kernels most programs need are compiled
+//! into the on-disk cache (in parallel, NVRTC being thread-safe) before the
 //! statement that opened the GPU returns, so neither cost lands inside a
 //! later `time {}` (Theano's check1 with an empty cache, the first 64x64
 //! product). Nothing is loaded: a kernel's first use reads its cubin from
@@ -14,13 +13,14 @@
 //! `backend::devices`), the backend's own modules from here.
 
 use super::driver::Gpu;
-use super::{batch, blas, compile};
+use super::{blas, compile};
 use crate::array::{Array, Element};
 use crate::dtype::DType;
 use gcalc_kernels::cuda::{self as kc, RedOp};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 static SOURCES: OnceLock<fn() -> Vec<String>> = OnceLock::new();
 
@@ -58,12 +58,7 @@ fn module_sources() -> Vec<String> {
         let a = crate::with_dtype!(from, T => Array::from_vec(vec![T::from_i64(1); 4], vec![4]));
         let e = super::ew::Expr::Array(a);
         for to in dts {
-            v.extend(
-                super::ew::sources(&e, to, 1)
-                    .into_iter()
-                    .filter(|(what, _)| what == "scalar" || what.starts_with("vector"))
-                    .map(|(_, src)| src),
-            );
+            v.extend(super::ew::contiguous_source(&e, to));
         }
     }
     v
@@ -120,28 +115,23 @@ fn fill_cache(g: &Gpu) {
     if marker.exists() {
         return;
     }
-    // Generated kernels in batches (NVRTC runs one program at a time in a
-    // process, so batching is what saves time, not threads), the backend's
-    // modules one by one.
-    let missing: Vec<&String> = srcs
-        .iter()
-        .filter(|s| !batch::is_cached(g, s).unwrap_or(true))
-        .collect();
-    let (batched, single): (Vec<&String>, Vec<&String>) =
-        missing.into_iter().partition(|s| batch::batchable(s));
-    let mut failed = 0;
-    for chunk in batched.chunks(batch::BATCH) {
-        let members: Vec<&str> = chunk.iter().map(|s| s.as_str()).collect();
-        if batch::compile_batch(g, &members).is_err() {
-            failed += 1;
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 16);
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while let Some(src) = srcs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if compile::ensure_cached(g, src).is_err() {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
         }
-    }
-    for src in single {
-        if compile::ensure_cached(g, src).is_err() {
-            failed += 1;
-        }
-    }
-    if failed == 0 {
+    });
+    if failed.load(Ordering::Relaxed) == 0 {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(&marker, format!("{} kernel sources\n", srcs.len()));
     }

@@ -2,6 +2,7 @@
 //! and the dispatch of expressions to the op table (with elementwise fusion).
 
 pub mod args;
+mod assign;
 mod call;
 mod eval;
 mod exec;

@@ -5,8 +5,10 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod index;
 mod reduce;
 mod sort;
 
+pub use index::AtOp;
 pub use reduce::ReduceOp;
 pub use sort::{SortJob, SortOp};

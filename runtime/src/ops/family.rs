@@ -12,6 +12,7 @@ pub enum Family {
     LinearAlgebra,
     Shape,
     Sorting,
+    Indexing,
     Creation,
     Random,
     Files,
@@ -33,6 +34,7 @@ impl Family {
                 | Family::LinearAlgebra
                 | Family::Shape
                 | Family::Sorting
+                | Family::Indexing
                 | Family::Creation
                 | Family::Random
         )
@@ -45,6 +47,7 @@ impl Family {
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
             Family::Sorting => "sorting and searching",
+            Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
             Family::Files => "files",
@@ -58,13 +61,14 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 14] {
+fn tables() -> [(&'static [OpDef], Family); 15] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::sort::OPS, Family::Sorting),
+        (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
         (super::io::OPS, Family::Files),

@@ -129,7 +129,7 @@ pub fn program(node: &EwNode, float_x: DType) -> Result<Program<'_>> {
 
 /// The GPU kernel sources of every elementwise op of the table on float32
 /// and float64 arrays (binary ops also with a weak float second operand:
-/// `x * 2.0`), contiguous: what a GPU's first opening compiles into the
+/// `x * 2.0`), in the variant contiguous arrays use: what a GPU's first opening compiles into the
 /// kernel cache so first uses in a timed loop find them (`cuda::warm`).
 pub fn warm_sources() -> Vec<String> {
     let mut out = Vec::new();
@@ -155,7 +155,7 @@ pub fn warm_sources() -> Vec<String> {
                     .collect();
                 let tree = EwNode::Op { op, args };
                 if let Ok(p) = program(&tree, DType::Float32) {
-                    out.extend(backend::elementwise::gpu_sources(&p));
+                    out.extend(backend::elementwise::gpu_source(&p));
                 }
             }
         }
