@@ -10,7 +10,9 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub mod rules_linalg;
 pub mod rules_sort;
+mod rules_spectral;
 pub(crate) mod writes;
 
 use crate::array::Array;
@@ -37,9 +39,12 @@ pub struct GradCall {
     pub kw: Vec<(String, Value)>,
     pub out: Array,
     pub g: Array,
-    /// The other items when the op gave a tuple whose first item is the
-    /// differentiated output (topk's indices after its values).
-    pub rest: Vec<Value>,
+    /// An op that returns a tuple (`qr`, `svd`, `eigh`, `slogdet`): each
+    /// item's array (`None` for a non-float item) and its upstream gradient
+    /// (`None` where none reached it); `out` and `g` are then the first
+    /// ones present. Empty for an op that returns one array.
+    pub outs: Vec<Option<Array>>,
+    pub gs: Vec<Option<Array>>,
 }
 
 /// Tapes are told apart by a serial in the high half of node ids, so ids left
@@ -71,11 +76,21 @@ enum NodeKind {
         pos: Vec<Value>,
         kw: Vec<(String, Value)>,
         out: Array,
-        /// The rest of a tuple result whose first item is `out` (`GradCall::rest`).
-        rest: Vec<Value>,
         /// Node ids of `flat_inputs(pos)` (0: untracked).
         inputs: Vec<u64>,
     },
+    /// An op that returned a tuple: its items are `Part` nodes, whose
+    /// gradients are gathered for one call of the rule.
+    Multi {
+        op: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        outs: Vec<Option<Array>>,
+        inputs: Vec<u64>,
+    },
+    /// Item `k` of the tuple a `Multi` node (id `multi`) returned.
+    Part { multi: u64, k: usize },
     /// `base[idx]`.
     Index { base: u64, idx: Resolved },
     /// `sum(tree)` or `mean(tree)` over every element, fused (`scale`: 1 or 1/n).
@@ -271,19 +286,13 @@ impl Interp {
         };
         let (pos, kw) = (args.pos.clone(), args.kw.clone());
         let out = self.call_def_raw(def, args)?;
-        // An op giving a tuple (topk) is differentiated through its first item.
-        let (a, rest) = match &out {
-            Value::Array(a) => (a.clone(), Vec::new()),
-            Value::Tuple(t) => match t.first() {
-                Some(Value::Array(a)) => (a.clone(), t.iter().skip(1).cloned().collect()),
-                _ => return Ok(out),
-            },
-            _ => return Ok(out),
-        };
-        let Some(tape) = self.tape.as_mut() else {
+        if let Value::Tuple(_) = &out {
+            return Ok(self.record_multi(def, rule, pos, kw, out));
+        }
+        let (Value::Array(a), Some(tape)) = (&out, self.tape.as_mut()) else {
             return Ok(out);
         };
-        if !differentiable(&a) {
+        if !differentiable(a) {
             return Ok(out);
         }
         let inputs = flat_inputs(&pos)
@@ -293,24 +302,71 @@ impl Interp {
                 _ => 0,
             })
             .collect();
-        let tuple = !rest.is_empty() || matches!(out, Value::Tuple(_));
         let kind = NodeKind::Op {
             op: def,
             rule,
             pos,
             kw,
             out: a.clone(),
-            rest: rest.clone(),
             inputs,
         };
-        let id = tape.push(kind, &a);
-        let tagged = Value::Array(a.with_node(id));
-        if !tuple {
-            return Ok(tagged);
-        }
-        let mut items = vec![tagged];
-        items.extend(rest);
-        Ok(Value::tuple(items))
+        let id = tape.push(kind, a);
+        Ok(Value::Array(a.clone().with_node(id)))
+    }
+
+    /// A call that returned a tuple of arrays: one `Multi` node for the call
+    /// and a `Part` node tagging each float item.
+    fn record_multi(
+        &mut self,
+        def: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        out: Value,
+    ) -> Value {
+        let Value::Tuple(items) = &out else {
+            return out;
+        };
+        let outs: Vec<Option<Array>> = items
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) if differentiable(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let (Some(first), Some(tape)) = (outs.iter().flatten().next().cloned(), self.tape.as_mut())
+        else {
+            return out;
+        };
+        let inputs = flat_inputs(&pos)
+            .iter()
+            .map(|v| match v {
+                Value::Array(x) if tape.tracks(x) => x.node(),
+                _ => 0,
+            })
+            .collect();
+        let kind = NodeKind::Multi {
+            op: def,
+            rule,
+            pos,
+            kw,
+            outs: outs.clone(),
+            inputs,
+        };
+        let multi = tape.push(kind, &first);
+        let tagged = items
+            .iter()
+            .zip(&outs)
+            .enumerate()
+            .map(|(k, (v, o))| match o {
+                Some(a) => {
+                    let id = tape.push(NodeKind::Part { multi, k }, a);
+                    Value::Array(a.clone().with_node(id))
+                }
+                None => v.clone(),
+            })
+            .collect();
+        Value::Tuple(std::sync::Arc::new(tagged))
     }
 
     /// `base[idx]` gave `out`: recorded when `base` is tracked.

@@ -90,12 +90,26 @@ pub fn sort_grad(_: &mut Interp, call: &GradCall) -> Grads {
 }
 
 /// `topk(x, k, axis)`'s values: g goes back to the positions topk gave.
-pub fn topk_grad(_: &mut Interp, call: &GradCall) -> Grads {
+/// The tape keeps only a tuple's float items, so the int64 positions are
+/// computed again from the call's arguments (x untracked: nothing recorded).
+pub fn topk_grad(interp: &mut Interp, call: &GradCall) -> Grads {
     let x = x_of(call)?;
     let axis = axis_of(call, 2);
-    let idx = match call.rest.first() {
-        Some(Value::Array(ix)) => ix.clone(),
-        _ => return Err(Error::internal("topk gradient: no indices")),
+    let (mut pos, mut kw) = (call.pos.clone(), call.kw.clone());
+    match pos.first_mut() {
+        Some(p) => *p = Value::Array(x.clone()),
+        None => kw
+            .iter_mut()
+            .filter(|(k, _)| k == "x")
+            .for_each(|(_, v)| *v = Value::Array(x.clone())),
+    }
+    let topk = Value::Builtin(super::op("topk")?);
+    let idx = match interp.call_value(topk, pos, kw, Default::default())? {
+        Value::Tuple(t) => match t.get(1) {
+            Some(Value::Array(ix)) => ix.clone(),
+            _ => return Err(Error::internal("topk gradient: no indices")),
+        },
+        _ => return Err(Error::internal("topk gradient: topk gave no tuple")),
     };
     Ok(vec![Some(scatter_back(&x, &call.g, &idx, axis)?.into())])
 }
