@@ -78,6 +78,13 @@ def main():
 
     case("softmax rows of 4096x4096 f32", "seed(1); a = rand((4096, 4096))", "r = softmax(a, axis=1)",
          lambda: {"a": rng.random((4096, 4096), dtype=np.float32)}, lambda e: np_softmax(e["a"]), 5, "<= 1.0x")
+    # Sorting and searching (issue 17): NumPy 2 sorts with x86-simd-sort (AVX-512).
+    case("sort 10M f32", "seed(1); a = rand(10000000)", "r = sort(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.sort(e["a"]), 3, "<= 1.0x")
+    case("argsort 10M f32", "seed(1); a = rand(10000000)", "r = argsort(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.argsort(e["a"]), 3, "<= 1.0x")
+    case("unique 10M int64 (1M distinct)", "seed(1); a = randint(0, 1000000, 10000000)", "r = unique(a)",
+         lambda: {"a": rng.integers(0, 1_000_000, N)}, lambda e: np.unique(e["a"]), 3, "<= 1.0x")
 
     start = subprocess.run(["python3", "-c", f"""
 import subprocess, time

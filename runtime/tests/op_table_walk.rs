@@ -2,7 +2,8 @@
 //! device, against the entry's f64 reference, over contiguous, broadcast,
 //! transposed, 0-d and weak-scalar operands; then every reduction (every
 //! device, empty arrays too) and the linear algebra ops against naive f64
-//! references; random draws, astype and indexing on every device against the CPU.
+//! references; random draws, astype and indexing on every device against the CPU;
+//! every sorting op on every device against a float64 sort and the CPU.
 
 use gcalc_runtime::array::layout;
 use gcalc_runtime::dtype::{DType, Kind};
@@ -645,6 +646,123 @@ fn random_ops_astype_and_indexing_on_every_device() {
                 assert_eq!(got.device(), dev);
                 let (gv, wv) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
                 assert_eq!(gv, wv, "astype {dt} -> {to} on {dev}");
+            }
+        }
+    }
+}
+
+/// NumPy's order: numbers ascending, nans last.
+fn np_order(a: &f64, b: &f64) -> std::cmp::Ordering {
+    a.is_nan()
+        .cmp(&b.is_nan())
+        .then(a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))
+}
+
+#[test]
+fn every_sorting_op_on_every_device() {
+    use gcalc_runtime::opid::SortOp;
+    use gcalc_runtime::output::Captured;
+    use gcalc_runtime::{Session, Value};
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    let mut call = |name: &str, args: Vec<Value>| {
+        let f = ops::lookup(name).expect("in the op table");
+        let v = s
+            .interp()
+            .call_value(Value::Builtin(f), args, vec![], Default::default());
+        match v.unwrap_or_else(|e| panic!("{name}: {}", e.message)) {
+            Value::Array(a) => vec![a],
+            Value::Tuple(t) => t.iter().filter_map(|v| v.as_array().cloned()).collect(),
+            v => panic!("{name}: gave {}", v.type_name()),
+        }
+    };
+    // Rows of 30 float64 with ties, zeros of both signs and nans.
+    let mut r = Rng(0x5027);
+    let v: Vec<f64> = (0..600)
+        .map(|i| match i % 53 {
+            7 => f64::NAN,
+            11 => -0.0,
+            _ => (r.range(-4.0, 4.0) * 2.0).floor() / 2.0,
+        })
+        .collect();
+    let x = Array::from_vec(v.clone(), vec![20, 30]);
+    // The float64 reference: each row sorted in NumPy's order.
+    let rows: Vec<Vec<f64>> = v
+        .chunks(30)
+        .map(|c| {
+            let mut c = c.to_vec();
+            c.sort_by(np_order);
+            c
+        })
+        .collect();
+    let sorted: Vec<f64> = rows.concat();
+    let same = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(p, q)| p == q || (p.is_nan() && q.is_nan()))
+    };
+    let mut want: Vec<Vec<Vec<f64>>> = vec![];
+    for dev in devices() {
+        let xd = Value::Array(gcalc_runtime::backend::to_device(&x, dev).unwrap());
+        let row0 = Value::Array(
+            gcalc_runtime::backend::to_device(&Array::from_vec(rows[0].clone(), vec![30]), dev)
+                .unwrap(),
+        );
+        for (k, &op) in SortOp::ALL.iter().enumerate() {
+            let args = match op {
+                SortOp::Partition | SortOp::Argpartition => vec![xd.clone(), Value::Int(7)],
+                SortOp::Topk => vec![xd.clone(), Value::Int(4)],
+                SortOp::Searchsorted => vec![row0.clone(), xd.clone()],
+                SortOp::Isin => vec![xd.clone(), row0.clone()],
+                _ => vec![xd.clone()],
+            };
+            let got = call(op.name(), args);
+            let mut vals: Vec<Vec<f64>> = got
+                .iter()
+                .map(|a| {
+                    assert_eq!(a.device(), dev, "{} on {dev}", op.name());
+                    a.to_f64_vec().unwrap()
+                })
+                .collect();
+            match op {
+                SortOp::Sort => assert!(same(&vals[0], &sorted), "sort on {dev}"),
+                SortOp::Argsort => {
+                    let picked: Vec<f64> = vals[0]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &p)| v[i / 30 * 30 + p as usize])
+                        .collect();
+                    assert!(same(&picked, &sorted), "argsort on {dev}");
+                }
+                // Only the kth elements are defined (the sides' order is not).
+                SortOp::Partition => {
+                    let kth: Vec<f64> = vals[0].iter().skip(7).step_by(30).copied().collect();
+                    let want: Vec<f64> = rows.iter().map(|r| r[7]).collect();
+                    assert!(same(&kth, &want), "partition on {dev}");
+                    vals[0] = kth;
+                }
+                SortOp::Argpartition => {
+                    let kth: Vec<f64> = vals[0]
+                        .iter()
+                        .skip(7)
+                        .step_by(30)
+                        .enumerate()
+                        .map(|(r, &p)| v[r * 30 + p as usize])
+                        .collect();
+                    let want: Vec<f64> = rows.iter().map(|r| r[7]).collect();
+                    assert!(same(&kth, &want), "argpartition on {dev}");
+                    vals[0] = kth;
+                }
+                _ => {}
+            }
+            // Every device gives the CPU's results (devices() starts with the CPU).
+            if dev == Device::Cpu {
+                want.push(vals);
+            } else {
+                assert_eq!(vals.len(), want[k].len(), "{} on {dev}", op.name());
+                for (g, w) in vals.iter().zip(&want[k]) {
+                    assert!(same(g, w), "{} on {dev}: {g:?} vs {w:?}", op.name());
+                }
             }
         }
     }

@@ -10,3 +10,4 @@ pub mod reduce;
 pub mod samplers;
 pub mod simd;
 pub mod softmax;
+pub mod sort;

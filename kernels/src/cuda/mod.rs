@@ -12,6 +12,7 @@ mod samplers_twin;
 pub mod scan;
 pub mod select;
 pub mod softmax;
+pub mod sort;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = concat!(include_str!("prelude.cuh"), include_str!("ew_math.cuh"));

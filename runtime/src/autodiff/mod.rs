@@ -13,6 +13,7 @@ mod pytree;
 pub mod rules;
 pub mod rules_linalg;
 pub mod rules_scan;
+pub mod rules_sort;
 mod rules_spectral;
 pub mod rules_stats;
 pub(crate) mod writes;
@@ -286,6 +287,12 @@ impl Interp {
             return self.call_def_raw(def, args);
         }
         let rule = match (&def.kind, def.grad) {
+            (OpKind::Elementwise(_), _)
+                if crate::ops::elementwise::alternate(def, args.pos.len() + args.kw.len())
+                    .is_some() =>
+            {
+                return self.call_def_raw(def, args);
+            }
             (OpKind::Elementwise(_), _) => {
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());

@@ -18,3 +18,4 @@ pub mod reduce;
 pub mod scan;
 pub mod select;
 pub mod softmax;
+pub mod sort;

@@ -30,6 +30,7 @@ pub mod scan;
 pub mod select;
 pub mod softmax;
 pub mod solver;
+pub mod sort;
 pub mod stats;
 pub mod timing;
 pub mod warm;

@@ -74,13 +74,17 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "mu" => vec!["0.0"],
         "sigma" => vec!["1.0"],
         "scale" | "theta" => vec!["2.0"],
-        "lam" | "k" => vec!["3.0"],
+        "lam" => vec!["3.0"],
         "p" => vec!["0.3"],
         "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
+        "k" | "kth" => vec!["1"],
+        // searchsorted's values first; add_at's scalar after (the first that runs is shown).
+        "v" => vec!["array([0.7, 2.0])", "1.0"],
+        "element" => vec![MATRIX],
+        "test_elements" => vec!["[1.0, 4.0]"],
         "device" => vec!["cpu()"],
         "idx" => vec!["[0, 0, 2]"],
-        "v" => vec!["1.0"],
         _ => vec![],
     }
 }

@@ -24,6 +24,11 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ("log_softmax", "SciPy", "scipy.special.log_softmax(x, axis)"),
     ("logsumexp", "SciPy", "scipy.special.logsumexp(x, axis)"),
     ("item", "NumPy", "x.item()"),
+    (
+        "topk",
+        "NumPy",
+        "np.sort(x)[..., ::-1][..., :k] and its positions (PyTorch: torch.topk(x, k))",
+    ),
     ("tolist", "NumPy", "x.tolist()"),
     ("astype", "NumPy", "x.astype(dtype)"),
     ("copy", "NumPy", "x.copy()"),

@@ -236,7 +236,12 @@ impl Interp {
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
             OpKind::Elementwise(_) => {
-                crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
+                let n = args.pos.len() + args.kw.len();
+                match crate::ops::elementwise::alternate(def, n) {
+                    Some(f) => f(self, args),
+                    None => crate::ops::fuse::call(def, self, args),
+                }
+                .map_err(|e| e.at(span))
             }
             OpKind::Reduce(r) => crate::ops::reduce::call(*r, self, args).map_err(|e| e.at(span)),
         }

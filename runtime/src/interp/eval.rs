@@ -285,7 +285,8 @@ impl Interp {
         match ops::lookup(n) {
             Some(d)
                 if matches!(d.kind, OpKind::Elementwise(_))
-                    && args.iter().all(|a| a.name.is_none()) =>
+                    && args.iter().all(|a| a.name.is_none())
+                    && crate::ops::elementwise::alternate(d, args.len()).is_none() =>
             {
                 Ok(Callee::Fused(d))
             }

@@ -12,6 +12,7 @@ mod random;
 mod reduce;
 mod scan;
 mod softmax;
+mod sort;
 
 pub use decomp::{DecompOp, QrMode};
 pub use histogram::BinMode;
@@ -20,3 +21,4 @@ pub use random::Dist;
 pub use reduce::ReduceOp;
 pub use scan::ScanOp;
 pub use softmax::SoftmaxOp;
+pub use sort::{SortJob, SortOp};

@@ -101,6 +101,9 @@ pub struct EwDef {
     /// The truth on integer operands where it differs from `reference`
     /// (`reciprocal` truncates on ints, as NumPy's).
     pub int_reference: Option<fn(&[f64]) -> f64>,
+    /// Called with this many arguments, the op is this builtin instead (not
+    /// elementwise, never fused): `where(cond)` is `nonzero(cond)`, as in NumPy.
+    pub alt: Option<(usize, super::BuiltinFn)>,
 }
 
 /// See `EwDef::grad`.
@@ -184,7 +187,7 @@ macro_rules! ew {
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
      $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?
-     $(; py: $py:path)? $(; bool_ref: $br:expr)? $(; int_ref: $ir:expr)?) => {
+     $(; py: $py:path)? $(; bool_ref: $br:expr)? $(; int_ref: $ir:expr)? $(; alt: $alt:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
@@ -207,6 +210,7 @@ macro_rules! ew {
                 py: { #[allow(unused_mut, unused_assignments)] let mut p: Option<$crate::ops::elementwise::PyRule> = None; $(p = Some($py);)? p },
                 bool_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($br);)? r },
                 int_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($ir);)? r },
+                alt: { #[allow(unused_mut, unused_assignments)] let mut a: Option<(usize, super::BuiltinFn)> = None; $(a = Some($alt);)? a },
             }),
         }
     };
@@ -441,8 +445,9 @@ pub static OPS: &[OpDef] = &[
         grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
-        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three).";
-        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None }),
+        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three). With one argument, where(cond) is nonzero(cond), as in NumPy.";
+        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None };
+        alt: (1, super::sort::where_one)),
     ew!("logical_and", "logical_and(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 && v[1] != 0.0);
         f: none; i: none; b: map2 |x, y| x & y;
         "({0} && {1})"; "Elementwise and of truth values (nonzero is true)."),
@@ -561,6 +566,18 @@ fn not_on_floats(name: &str, def: &EwDef, p: Kind, float_x: DType) -> Error {
         format!("{name} is defined on integers and bools, not on {what}"),
     )
     .with_help(help)
+}
+
+/// The builtin an elementwise entry is when called with `n` arguments other
+/// than its arity (`where(cond)`), if it has one.
+#[inline]
+pub fn alternate(op: &OpDef, n: usize) -> Option<super::BuiltinFn> {
+    match &op.kind {
+        OpKind::Elementwise(EwDef {
+            alt: Some((k, f)), ..
+        }) if *k == n => Some(*f),
+        _ => None,
+    }
 }
 
 /// The elementwise definition of a table entry, if it is one.

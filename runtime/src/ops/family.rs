@@ -11,6 +11,7 @@ pub enum Family {
     Reduction,
     LinearAlgebra,
     Shape,
+    Sorting,
     Indexing,
     Creation,
     Random,
@@ -32,6 +33,7 @@ impl Family {
                 | Family::Reduction
                 | Family::LinearAlgebra
                 | Family::Shape
+                | Family::Sorting
                 | Family::Indexing
                 | Family::Creation
                 | Family::Random
@@ -44,6 +46,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
+            Family::Sorting => "sorting and searching",
             Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
@@ -58,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 27] {
+fn tables() -> [(&'static [OpDef], Family); 28] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -75,6 +78,7 @@ fn tables() -> [(&'static [OpDef], Family); 27] {
         (super::tensor::OPS, Family::LinearAlgebra),
         (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::sort::OPS, Family::Sorting),
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),

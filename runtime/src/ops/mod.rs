@@ -41,8 +41,10 @@ pub mod random_draws;
 pub mod random_ops;
 pub mod reduce;
 pub mod scan;
+pub mod search;
 pub mod shape;
 pub mod softmax;
+pub mod sort;
 pub mod stat_args;
 pub mod stats;
 pub mod tensor;
@@ -119,6 +121,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
         crate::containers::methods::OPS,
+        sort::OPS,
     ]
 }
 

@@ -249,6 +249,27 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[0, 1],
     ),
     (
+        &["sort"],
+        "sum(sin(sort(x * y, axis=0) * array([1.0, 2.0, 3.0]).reshape((3, 1))))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
+        &["sort"],
+        "sum(sin(sort(x, descending=true) * y)) + sum(sin(sort(x, axis=none)[::2]))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
+        &["topk"],
+        "sum(sin(topk(x * y, 2, axis=0)[0] * 1.5)) + sum(sin(topk(x, 3, largest=false)[0]))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
         &["index"],
         "sum(sin(x[x > 0] * 2.0)) + y[0, none].sum()",
         &[3, 4],

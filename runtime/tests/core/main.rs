@@ -32,5 +32,7 @@ mod plot_session;
 mod random_draws;
 mod session_api;
 mod session_python;
+mod sort_numpy;
+mod sort_ops;
 mod stats;
 mod tidy;

@@ -1,5 +1,5 @@
 //! The GPU tests, one binary (backend, ops, indexing, NumPy-differential
-//! suites, sessions, profiler, benchmark, poisoned context, and every kernel
+//! suites, sessions, the sorting family, profiler, benchmark, poisoned context, and every kernel
 //! source compiled with NVRTC, which needs no GPU). They skip
 //! visibly without a GPU and fail instead when GCALC_REQUIRE_GPU=1. The poison test runs its body in a child
 //! process of this binary, since a poisoned CUDA context stays poisoned for
@@ -19,6 +19,7 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_random_draws;
 mod gpu_session;
+mod gpu_sort;
 mod gpu_stats;
 mod gpu_util;
 #[path = "../core/grad_index_forms.rs"]
