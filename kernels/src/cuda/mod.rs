@@ -18,6 +18,9 @@ pub const ARGREDUCE: &str = include_str!("argreduce.cu");
 pub const INDEX: &str = include_str!("index.cu");
 /// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
 pub const GEMV: &str = include_str!("gemv.cu");
+/// Assembly: the remap gather (pad, roll, tile, repeat, take), its adjoint
+/// along an axis, and put_along_axis's writes.
+pub const ASSEMBLE: &str = include_str!("assemble.cu");
 
 use crate::dtype::DType;
 

@@ -10,6 +10,7 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub mod rules_assemble;
 
 use crate::array::Array;
 use crate::array::index::Index;

@@ -55,12 +55,13 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 13] {
+fn tables() -> [(&'static [OpDef], Family); 14] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::assemble::OPS, Family::Shape),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
         (super::io::OPS, Family::Files),

@@ -19,6 +19,7 @@ macro_rules! builtin {
 }
 pub(crate) use builtin;
 
+pub mod assemble;
 pub mod creation;
 pub mod elementwise;
 pub mod family;
@@ -82,6 +83,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        assemble::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,

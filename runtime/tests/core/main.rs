@@ -5,6 +5,7 @@ mod array_index_shape;
 mod array_npy;
 mod array_print;
 mod array_random;
+mod assemble;
 mod files_load;
 mod files_save;
 mod frontend;

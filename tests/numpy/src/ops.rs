@@ -38,6 +38,9 @@ pub enum Arg {
         dtypes: &'static [DType],
         data: Data,
     },
+    /// Made by a function of the arguments drawn before it (pad widths,
+    /// index arrays in bounds of an axis...): a table's own generator.
+    Gen(fn(&mut Rng, &[ArgVal]) -> ArgVal),
 }
 
 /// One function: `{0}`, `{1}`... in the templates stand for the arguments.
@@ -50,7 +53,7 @@ pub struct FnSpec {
     pub tol: Tol,
 }
 
-const fn arr(dtypes: &'static [DType], lo: usize, hi: usize, data: Data) -> Arg {
+pub const fn arr(dtypes: &'static [DType], lo: usize, hi: usize, data: Data) -> Arg {
     Arg::Array {
         dtypes,
         ndim: (lo, hi),
@@ -221,20 +224,21 @@ pub fn generate_for(rng: &mut Rng, spec: &'static FnSpec) -> FnCase {
                 let s = lit::scalar(rng, d, data);
                 text(&s.gcalc(), &s.numpy())
             }
+            Arg::Gen(f) => f(rng, &args),
         };
         args.push(v);
     }
     FnCase { spec, args }
 }
 
-fn text(g: &str, n: &str) -> ArgVal {
+pub fn text(g: &str, n: &str) -> ArgVal {
     ArgVal::Text {
         gcalc: g.into(),
         numpy: n.into(),
     }
 }
 
-fn shape_of(args: &[ArgVal], of: usize) -> Vec<usize> {
+pub fn shape_of(args: &[ArgVal], of: usize) -> Vec<usize> {
     match args.get(of) {
         Some(ArgVal::Array(a)) => a.shape.clone(),
         _ => vec![],
