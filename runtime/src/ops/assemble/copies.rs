@@ -324,6 +324,13 @@ pub(crate) fn pad_plan(
         .into_iter()
         .map(|[b, a]| Ok((width(b)?, width(a)?)))
         .collect::<Result<Vec<_>>>()?;
+    if nd == 0 {
+        // No axis to pad, but NumPy still rejects a negative width.
+        for [b, a] in pairs(pad_width, 1, "pad_width")? {
+            width(b)?;
+            width(a)?;
+        }
+    }
     let mode = match mode {
         "constant" => Some(PadMode::Constant),
         "edge" => Some(PadMode::Edge),

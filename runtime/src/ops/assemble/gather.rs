@@ -113,13 +113,21 @@ pub(crate) fn take_parts(
         _ => IndexMode::Raise,
     };
     let n = src.shape()[ax];
-    if mode == IndexMode::Raise {
-        check_bounds(&idx, n, ax, "take")?;
-    } else if n == 0 && idx.size() > 0 {
+    // NumPy checks nothing when the result is empty (another axis of
+    // length 0): every index reads nothing.
+    // NumPy's order: a non-empty result from an empty axis is an error;
+    // then, under "raise", every index is checked unless the axes before
+    // `ax` hold nothing (its loop over them never starts).
+    let before: usize = src.shape()[..ax].iter().product();
+    let after: usize = src.shape()[ax + 1..].iter().product();
+    if n == 0 && before * after * idx.size() > 0 {
         return Err(Error::index(format!(
             "take: cannot take from the empty axis {ax} (the indices are not empty)"
         ))
         .with_op("take"));
+    }
+    if mode == IndexMode::Raise && before > 0 {
+        check_bounds(&idx, n, ax, "take")?;
     }
     Ok(TakeParts {
         src,
