@@ -11,6 +11,7 @@ mod files_save;
 mod frontend;
 mod fuse_leaves;
 mod grad_api;
+mod grad_assemble;
 mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
