@@ -38,6 +38,21 @@ pub enum PadMode {
 }
 
 impl IndexMode {
+    /// NumPy's names of the modes (`take(..., mode="clip")`).
+    pub const NAMES: [(&'static str, IndexMode); 3] = [
+        ("raise", IndexMode::Raise),
+        ("wrap", IndexMode::Wrap),
+        ("clip", IndexMode::Clip),
+    ];
+
+    /// The mode NumPy calls `name`.
+    pub fn named(name: &str) -> Option<IndexMode> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, m)| m)
+    }
+
     /// Index `i` of an axis of length `n` made a coordinate (`Raise`:
     /// already checked to lie in `-n..n`).
     pub fn apply(self, i: i64, n: usize) -> i64 {

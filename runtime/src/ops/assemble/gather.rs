@@ -107,14 +107,8 @@ pub(crate) fn take_parts(
     let idx = index_arg(i, indices, &src, "take")?;
     let idx_shape = idx.shape().to_vec();
     let idx = backend::copy::cast(&idx, DType::Int64)?.reshape(&[-1])?;
-    let mode = match mode {
-        "wrap" => IndexMode::Wrap,
-        "clip" => IndexMode::Clip,
-        _ => IndexMode::Raise,
-    };
+    let mode = IndexMode::named(mode).unwrap_or(IndexMode::Raise);
     let n = src.shape()[ax];
-    // NumPy checks nothing when the result is empty (another axis of
-    // length 0): every index reads nothing.
     // NumPy's order: a non-empty result from an empty axis is an error;
     // then, under "raise", every index is checked unless the axes before
     // `ax` hold nothing (its loop over them never starts).
