@@ -5,6 +5,7 @@
 //! process of this binary, since a poisoned CUDA context stays poisoned for
 //! the process.
 
+mod gpu_assemble;
 mod gpu_backend;
 mod gpu_bench;
 mod gpu_index;
@@ -16,6 +17,10 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_session;
 mod gpu_util;
+#[path = "../core/grad_assemble.rs"]
+mod grad_assemble;
+#[path = "../core/grad_util.rs"]
+mod grad_util;
 #[path = "../core/numpy_side.rs"]
 mod numpy_side;
 #[path = "../profile/profile_util.rs"]
