@@ -48,6 +48,9 @@ pub fn remap(src: &Array, m: &Remap) -> Result<Array> {
     if nd == 0 {
         return super::copy::contiguous(src);
     }
+    // The output first: its allocation checks the size, and the offsets
+    // (one per output coordinate of each axis) are no larger.
+    let out = crate::with_dtype!(src.dtype(), T => alloc_with::<T>(&m.shape, |_| T::default())?);
     let offs: Vec<Vec<i64>> = (0..nd)
         .map(|d| offsets(&m.axes[d], m.shape[d], src.shape()[d], src.strides()[d]))
         .collect::<Result<_>>()?;
@@ -63,7 +66,6 @@ pub fn remap(src: &Array, m: &Remap) -> Result<Array> {
     let outer = &m.shape[..nd.saturating_sub(1)];
     crate::with_dtype!(src.dtype(), T => {
         let fills: Vec<[T; 2]> = m.fill.iter().map(|f| [f[0].to_elem::<T>(), f[1].to_elem::<T>()]).collect();
-        let out = alloc_with::<T>(&m.shape, |_| T::default())?;
         {
             let data = src.host_read()?;
             let s = T::slice(&data).ok_or_else(|| Error::internal("dtype mismatch in remap"))?;
