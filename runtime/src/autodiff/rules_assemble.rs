@@ -4,15 +4,16 @@
 //! arguments again through the forward's own parsing, then sends `g` back
 //! with ops that run on every device: views, a remap the other way, a
 //! segment sum along each mapped axis (`backend::assemble::axis_sum`), a
-//! store into a view of zeros, a fused `where`. `take` and
-//! `take_along_axis` read their indices on the host to group them (as
-//! indexing's gradient does).
+//! store into a view of zeros, a fused `where`. `take` reads its indices
+//! on the host to group them; `take_along_axis` adds `g` back through
+//! indexing's `add_at` (as indexing's gradient does).
 
 use super::arrays::sum_to;
 use super::{GradCall, GradFn, NodeKind, differentiable, flat_inputs};
 use crate::array::create::value_to_array;
 use crate::array::index::Index;
 use crate::array::{Array, Scalar};
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::opid::assemble::{AxisMap, PadMode, Segments};
@@ -399,40 +400,32 @@ pub fn take_along_axis(i: &mut Interp, call: &GradCall) -> Grads {
     let indices = a.req("indices")?;
     let axis = asm::opt_axis(&mut a, Some(-1))?;
     let p = asm::take_along_parts(i, &x, &indices, axis, "take_along_axis")?;
-    // The element of x each position read, numbered in C order over x
-    // (the flattened x for axis=none); broadcast axes read coordinate 0.
+    // g added into zeros of x's shape (the flattened x for axis=none) at
+    // the positions read: x[c_0, ..., idx, ...] with the coordinates of the
+    // other axes as broadcasting index arrays (0 where x broadcasts), by
+    // indexing's add_at in float64, on g's device.
     let xs: Vec<usize> = match axis {
         None => vec![x.size()],
         Some(_) => x.shape().to_vec(),
     };
     let shape = p.idx.shape().to_vec();
-    let mut cstride = vec![1i64; xs.len()];
-    for d in (0..xs.len().saturating_sub(1)).rev() {
-        cstride[d] = cstride[d + 1] * xs[d + 1] as i64;
-    }
-    let n = xs[p.ax] as i64;
-    let mut coord = vec![0usize; shape.len()];
-    let mut offsets = Vec::with_capacity(p.idx.size());
-    for t in p.idx.to_vec::<i64>()? {
-        let mut off = 0i64;
-        for d in 0..shape.len() {
-            let c = match d == p.ax {
-                true if t < 0 => t + n,
-                true => t,
-                false if xs[d] == 1 => 0,
-                false => coord[d] as i64,
-            };
-            off += c * cstride[d];
+    let dev = call.g.device();
+    let nd = shape.len();
+    let mut at: Vec<Index> = Vec::with_capacity(nd);
+    for d in 0..nd {
+        if d == p.ax {
+            at.push(Index::Array(p.idx.clone()));
+            continue;
         }
-        offsets.push(off);
-        for d in (0..shape.len()).rev() {
-            coord[d] += 1;
-            if coord[d] < shape[d] {
-                break;
-            }
-            coord[d] = 0;
-        }
+        let len = if xs[d] == 1 { 1 } else { shape[d] };
+        let mut s = vec![1usize; nd];
+        s[d] = len;
+        let coords = Array::from_vec((0..len as i64).collect::<Vec<i64>>(), s);
+        at.push(Index::Array(crate::backend::to_device(&coords, dev)?));
     }
-    let gx = crate::backend::index::scatter_add(&call.g, &offsets, &xs, x.dtype())?;
+    let z = crate::backend::create::full(&xs, Scalar::Int(0), DType::Float64, dev)?;
+    let g64 = call.g.astype(DType::Float64)?;
+    z.at(&z.resolve_index(&at)?, &g64, crate::opid::AtOp::Add)?;
+    let gx = z.astype(x.dtype())?;
     Ok(vec![Some(gx.reshape(&ishape(x.shape()))?.into()), None])
 }

@@ -208,7 +208,16 @@ fn launch_program(
     let any_strided = b.inputs.iter().any(|i| i.access == Access::Strided);
     let (mshape, mstrides) = if any_strided {
         let refs: Vec<&[isize]> = strides.iter().map(|s| s.as_slice()).collect();
-        layout::merge_dims(shape, &refs)
+        let (mut ms, mut mst) = layout::merge_dims(shape, &refs);
+        if ms.is_empty() {
+            // Every dimension has size 1 (a (1,) with a 0-d, say): one merged
+            // dim of 1, so the strides struct the kernel takes by value is
+            // filled (an empty one let the launch copy heap garbage as
+            // strides: CUDA_ERROR_ILLEGAL_ADDRESS on a later statement).
+            ms.push(1);
+            mst.iter_mut().for_each(|s| s.push(0));
+        }
+        (ms, mst)
     } else {
         (vec![n], vec![])
     };
@@ -269,6 +278,14 @@ fn launch_program(
         }
         if prog.inputs.is_empty() {
             st.extend(std::iter::repeat_n(0i64, ndim));
+        }
+        // The launch copies the whole `GcStrides` the kernel declares from `st`.
+        if st.len() != ndim * (1 + prog.inputs.len().max(1)) {
+            return Err(Error::internal(format!(
+                "elementwise kernel: {} stride values for {ndim} dims and {} inputs",
+                st.len(),
+                prog.inputs.len()
+            )));
         }
     }
     let mut params: Vec<*mut c_void> = Vec::with_capacity(prog.inputs.len() + 3);
@@ -355,6 +372,19 @@ pub fn sources(e: &Expr, out: DType, ndim: usize) -> Vec<(String, String)> {
         ));
     }
     v
+}
+
+/// The source `e` runs as on contiguous arrays of at least a vector's
+/// elements (vectorised when its dtypes allow, else scalar): the one the
+/// start-up warm-up compiles (`warm.rs`).
+pub fn contiguous_source(e: &Expr, out: DType) -> Option<String> {
+    let all = sources(e, out, 1);
+    let pick = |p: &str| {
+        all.iter()
+            .find(|(w, _)| w.starts_with(p))
+            .map(|(_, s)| s.clone())
+    };
+    pick("vector").or_else(|| pick("scalar"))
 }
 
 /// Launch `f` on `g`'s stream and check the launch (and, with launch_blocking, its completion).

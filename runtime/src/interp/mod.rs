@@ -2,6 +2,7 @@
 //! and the dispatch of expressions to the op table (with elementwise fusion).
 
 pub mod args;
+mod assign;
 mod call;
 mod eval;
 mod exec;
@@ -65,6 +66,7 @@ pub(crate) enum Flow {
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::backend::devices::configure(flags.backend_config());
+        crate::backend::devices::set_warm_sources(crate::ops::fuse::warm_sources);
         Interp {
             globals: FxHashMap::default(),
             frames: Vec::new(),

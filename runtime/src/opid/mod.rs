@@ -6,6 +6,8 @@
 //! names as strings (`tidy` checks it).
 
 pub mod assemble;
+mod index;
 mod reduce;
 
+pub use index::AtOp;
 pub use reduce::ReduceOp;

@@ -24,6 +24,7 @@ pub mod creation;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
+pub mod index;
 pub mod io;
 pub mod linalg;
 pub mod random_ops;
@@ -84,6 +85,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         creation::OPS,
         shape::OPS,
         assemble::OPS,
+        index::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,

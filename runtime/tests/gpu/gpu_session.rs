@@ -259,3 +259,23 @@ fn fused_sums_and_means_match_the_cpu_and_differentiate() {
         "true"
     );
 }
+
+/// Broadcasts where every dimension has size 1 ((1,) with a 0-d, (1, 1) with
+/// (1,)) merge to no dimension at all: the strided kernel's parameter struct
+/// used to be launched from an empty buffer, so the kernel read heap garbage
+/// as strides (CUDA_ERROR_ILLEGAL_ADDRESS, usually a few statements later).
+#[test]
+fn size_one_broadcasts_in_a_loop_stay_in_bounds() {
+    if !have_gpu() {
+        return;
+    }
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    ok(&mut s, "set floatX = float64\nset device = gpu(0)");
+    let body = "for i in range(50) {\n\
+        a0 = array([-0.75], dtype=float32); a1 = array(0.5, dtype=float64); r1 = (a0 + a1).tolist()\n\
+        b0 = array([-45], dtype=int32); b1 = array(-3.0, dtype=float64); r2 = (b0 * b1).tolist()\n\
+        c0 = array([8], dtype=int32).reshape((1, 1)); c1 = array([-32], dtype=int32); r3 = (c0 < c1).tolist()\n\
+        }";
+    ok(&mut s, body);
+    assert_eq!(ok(&mut s, "(r1, r2, r3)"), "([-0.25], [135.0], [[false]])");
+}

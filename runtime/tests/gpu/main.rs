@@ -9,6 +9,7 @@ mod gpu_assemble;
 mod gpu_backend;
 mod gpu_bench;
 mod gpu_index;
+mod gpu_index_writes;
 mod gpu_long_sums;
 mod gpu_numpy_diff;
 mod gpu_nvrtc;
@@ -19,6 +20,8 @@ mod gpu_session;
 mod gpu_util;
 #[path = "../core/grad_assemble.rs"]
 mod grad_assemble;
+#[path = "../core/grad_index_forms.rs"]
+mod grad_index_forms;
 #[path = "../core/grad_util.rs"]
 mod grad_util;
 #[path = "../core/numpy_side.rs"]

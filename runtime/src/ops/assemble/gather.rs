@@ -308,19 +308,11 @@ pub(super) fn put_along_axis(i: &mut Interp, mut a: Args) -> Result<Value> {
     if axis.is_some() || x.is_contiguous() {
         backend::assemble::put_along(&p.src, &p.idx, &vals, p.ax)?;
     } else {
-        // A flat write into a strided view: through element offsets
-        // (worked out on the host from the indices).
-        let n = x.size() as i64;
-        let offsets: Vec<usize> = p
-            .idx
-            .to_vec::<i64>()?
-            .into_iter()
-            .map(|k| {
-                let k = if k < 0 { k + n } else { k } as usize;
-                crate::array::layout::offset_of_flat(x.shape(), x.strides(), x.offset(), k)
-            })
-            .collect();
-        backend::index::store_offsets(&x, &offsets, &vals)?;
+        // A flat write into a strided view: into a contiguous copy, which
+        // then goes back through the view (all on x's device).
+        let flat = x.copy()?;
+        backend::assemble::put_along(&flat.reshape(&[-1])?, &p.idx, &vals, 0)?;
+        x.assign(&[crate::array::index::Index::Ellipsis], &flat)?;
     }
     Ok(Value::None)
 }
