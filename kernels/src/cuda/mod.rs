@@ -28,6 +28,8 @@ pub const GEMV: &str = include_str!("gemv.cu");
 /// Assembly: the remap gather (pad, roll, tile, repeat, take), its adjoint
 /// along an axis, and put_along_axis's writes.
 pub const ASSEMBLE: &str = include_str!("assemble.cu");
+/// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
+pub const LINALG: &str = include_str!("linalg.cu");
 
 use crate::dtype::DType;
 

@@ -6,6 +6,7 @@ pub mod assemble;
 pub mod copy;
 pub mod create;
 pub mod custom;
+pub mod decomp;
 pub mod devices;
 pub mod elementwise;
 pub mod index;

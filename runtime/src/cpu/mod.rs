@@ -6,6 +6,7 @@
 pub mod assemble;
 pub mod copy;
 pub mod create;
+pub mod decomp;
 pub mod fused;
 pub mod index;
 pub mod linalg;

@@ -6,8 +6,10 @@
 //! names as strings (`tidy` checks it).
 
 pub mod assemble;
+mod decomp;
 mod index;
 mod reduce;
 
+pub use decomp::{DecompOp, QrMode};
 pub use index::AtOp;
 pub use reduce::ReduceOp;

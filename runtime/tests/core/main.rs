@@ -18,6 +18,7 @@ mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
 mod index_errors;
+mod linalg;
 mod linalg_gemv;
 mod numpy_diff;
 mod numpy_side;

@@ -14,6 +14,7 @@ pub mod index;
 pub mod lit;
 pub mod ops;
 pub mod ops_assemble;
+pub mod ops_linalg;
 pub mod oracle;
 pub mod outcome;
 pub mod rng;
