@@ -241,7 +241,16 @@ impl Array {
                             .with_help("a mask must have the shape of the axes it selects from"));
                         }
                         let mask = a.to_vec::<bool>()?;
-                        let mut coords: Vec<Vec<i64>> = vec![Vec::new(); k];
+                        // Sized from the count first: a huge selection is an error, not an abort.
+                        let hits = mask.iter().filter(|m| **m).count();
+                        super::alloc::check_budget(
+                            hits,
+                            k * 8 + 2 * self.dtype().size(),
+                            "selected elements",
+                        )?;
+                        let mut coords: Vec<Vec<i64>> = (0..k)
+                            .map(|_| super::alloc::try_vec(hits, "selected elements"))
+                            .collect::<Result<_>>()?;
                         for (flat, _) in mask.iter().enumerate().filter(|(_, m)| **m) {
                             let mut r = flat;
                             for d in (0..k).rev() {
@@ -344,7 +353,9 @@ impl Array {
             .iter()
             .map(|a| broadcast_strides(&a.shape, &contiguous_strides(&a.shape), &b))
             .collect();
-        let mut offsets = Vec::with_capacity(total);
+        // The offsets and the gathered output are alive together.
+        super::alloc::host_budget(total, self.dtype(), std::mem::size_of::<usize>())?;
+        let mut offsets = super::alloc::try_vec(total, "index offsets")?;
         let mut pos = vec![0usize; out_shape.len()];
         for _ in 0..total {
             let mut off = offset;

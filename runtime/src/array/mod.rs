@@ -206,15 +206,17 @@ impl Array {
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let h = self.to_host()?;
         let d = h.host_read()?;
+        let mut out = alloc::try_vec::<T>(h.size(), &format!("{} elements", T::DTYPE))?;
         crate::with_dtype!(h.dtype, S => {
             let s = S::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in to_vec"))?;
             if h.is_contiguous() {
                 let s = &s[h.offset..h.offset + h.size()];
-                Ok(convert_slice::<S, T>(s))
+                out.extend(s.iter().map(|&x| convert::<S, T>(x)));
             } else {
-                Ok(h.offsets().map(|o| convert::<S, T>(s[o])).collect())
+                out.extend(h.offsets().map(|o| convert::<S, T>(s[o])));
             }
-        })
+        });
+        Ok(out)
     }
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
         self.to_vec::<f64>()

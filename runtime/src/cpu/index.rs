@@ -12,7 +12,7 @@ pub fn gather(a: &Array, offsets: &[usize], shape: Vec<usize>) -> Result<Array> 
     let d = a.host_read()?;
     let data = crate::with_dtype!(a.dtype(), T => {
         let s = T::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in index"))?;
-        T::wrap(offsets.iter().map(|&o| s.get(o).copied().unwrap_or_default()).collect())
+        T::wrap(crate::array::alloc::vec_with(offsets.len(), |i| s.get(offsets[i]).copied().unwrap_or_default())?)
     });
     Ok(Array::from_host(data, shape))
 }
@@ -44,7 +44,7 @@ pub fn store_view(view: &Array, src: &Array) -> Result<()> {
 pub fn scatter_add(g: &Array, offsets: &[i64], shape: &[usize], dtype: DType) -> Result<Array> {
     let size: usize = shape.iter().product();
     let gv = g.to_f64_vec()?;
-    let mut out = vec![0.0f64; size];
+    let mut out = crate::array::alloc::vec_with(size, |_| 0.0f64)?;
     for (&o, v) in offsets.iter().zip(gv) {
         if let Some(slot) = out.get_mut(o as usize) {
             *slot += v;

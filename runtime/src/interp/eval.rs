@@ -467,6 +467,22 @@ pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
         .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
 }
 
+/// The length of `len` items repeated `n` times (Python's `s * n`, negative
+/// `n` gives nothing), checked against the host's memory budget for items
+/// of `size` bytes: a repetition that cannot fit is an out-of-memory error.
+fn repeated_len(len: usize, n: i64, size: usize, what: &str) -> Result<usize> {
+    let n = usize::try_from(n).unwrap_or(0);
+    let total = len.checked_mul(n).ok_or_else(|| {
+        Error::new(
+            crate::error::ErrorKind::OutOfMemory,
+            format!("{len} × {n} {what} are more than any memory can hold"),
+        )
+        .with_help("repeat fewer times")
+    })?;
+    crate::array::alloc::check_budget(total, size, what)?;
+    Ok(total)
+}
+
 /// `+` and `*` on strings, tuples and lists (Python's meaning).
 fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
@@ -479,16 +495,20 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
         }
         (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
-            Ok(Value::str(a.repeat(repeat(*n))))
+            let total = repeated_len(a.len(), *n, 1, "bytes of text")?;
+            let mut s = String::new();
+            s.try_reserve_exact(total)
+                .map_err(|_| crate::array::alloc::host_oom(total, "bytes of text", total as u64))?;
+            (0..repeat(*n)).for_each(|_| s.push_str(a));
+            Ok(Value::str(s))
         }
         (BinOp::Mul, Value::List(a), Value::Int(n))
-        | (BinOp::Mul, Value::Int(n), Value::List(a)) => Ok(Value::list(
-            a.iter()
-                .cloned()
-                .cycle()
-                .take(a.len() * repeat(*n))
-                .collect(),
-        )),
+        | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
+            let total = repeated_len(a.len(), *n, std::mem::size_of::<Value>(), "list items")?;
+            let mut v = crate::array::alloc::try_vec(total, "list items")?;
+            v.extend(a.iter().cloned().cycle().take(total));
+            Ok(Value::list(v))
+        }
         _ => Err(Error::type_(format!(
             "`{}` is not defined between {} and {}",
             op.symbol(),

@@ -65,6 +65,7 @@ pub(crate) enum Flow {
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::backend::devices::configure(flags.backend_config());
+        crate::host_limits::set_budget(flags.host_memory);
         Interp {
             globals: FxHashMap::default(),
             frames: Vec::new(),
@@ -147,6 +148,7 @@ impl Interp {
     pub(crate) fn flags_changed(&mut self) {
         self.profiler.set_on(self.flags.profile);
         crate::backend::devices::configure(self.flags.backend_config());
+        crate::host_limits::set_budget(self.flags.host_memory);
     }
 
     pub fn source(&self) -> &Source {

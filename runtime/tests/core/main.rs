@@ -14,6 +14,7 @@ mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
 mod linalg_gemv;
+mod memory_budget;
 mod numpy_diff;
 mod numpy_side;
 mod ops_elementwise;

@@ -176,7 +176,7 @@ impl<'a> Exec<'a> {
             data: &data,
         };
         let host = crate::with_dtype!(self.out_dtype, D => {
-            let mut h = crate::cpu::pool::out_host::<D>(n);
+            let mut h = crate::cpu::pool::out_host::<D>(n)?;
             let v = D::slice_mut(&mut h).ok_or_else(|| Error::internal("output buffer type"))?;
             ctx.fill::<D>(v)?;
             h

@@ -119,7 +119,7 @@ fn matvec_direct(a: &Array, b: &Array) -> Result<Option<Array>> {
         out: usize,
     ) -> Option<HostData> {
         let (da, db) = (T::slice(ha)?, T::slice(hb)?);
-        let mut host = super::pool::out_host::<T>(out);
+        let mut host = super::pool::out_host::<T>(out).ok()?;
         let dst = T::slice_mut(&mut host)?;
         T::gemv(da, db, a.offset(), b.offset(), p, dst).then_some(host)
     }
@@ -138,6 +138,12 @@ struct Mats {
     a_cs: isize,
     b_rs: isize,
     b_cs: isize,
+}
+
+/// Elements of a matmul output of `batch` matrices, or an error when that
+/// count could never be allocated.
+fn out_count<T: Element>(batch: usize, p: &Mats) -> Result<usize> {
+    crate::array::alloc::checked_numel(&[batch, p.m, p.n], T::DTYPE)
 }
 
 fn as_dtype(a: &Array, dt: DType) -> Result<Array> {
@@ -160,8 +166,8 @@ fn gemm_all<T: Element + num_zero::Zero>(
         return Err(Error::internal("matmul: dtype mismatch"));
     };
     // A recycled buffer: the GEMV path writes every element, the others zero it first.
-    let total = aoffs.len() * p.m * p.n;
-    let mut host = super::pool::out_host::<T>(total);
+    let total = out_count::<T>(aoffs.len(), p)?;
+    let mut host = super::pool::out_host::<T>(total)?;
     let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("matmul: output type"))?;
     let work = p.m * p.n * p.k;
     let par = if work >= 48 * 48 * 48 {
@@ -266,7 +272,10 @@ fn int_all<T: Element>(
     let (Some(da), Some(db)) = (T::slice(ha), T::slice(hb)) else {
         return Err(Error::internal("matmul: dtype mismatch"));
     };
-    let mut out = Vec::with_capacity(aoffs.len() * p.m * p.n);
+    let mut out = crate::array::alloc::try_vec(
+        out_count::<T>(aoffs.len(), p)?,
+        &format!("{} elements", T::DTYPE),
+    )?;
     let mut row = vec![0i64; p.n];
     for (&ao, &bo) in aoffs.iter().zip(boffs) {
         for i in 0..p.m {

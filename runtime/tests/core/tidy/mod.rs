@@ -32,6 +32,7 @@ const DATA_LAYER: &[&str] = &[
     "array::layout",
     "array::host",
     "array::alloc",
+    "host_limits",
     "array::convert",
     "array::convert_slice",
     "array::can_cast_same_kind",
