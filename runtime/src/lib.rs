@@ -17,6 +17,7 @@ pub mod fxhash;
 pub mod help;
 pub mod host_limits;
 pub mod interp;
+pub mod interrupt;
 pub mod ipython;
 pub mod nested;
 pub mod npy;

@@ -97,10 +97,16 @@ pub fn try_vec<T>(n: usize, what: &str) -> Result<Vec<T>> {
     Ok(v)
 }
 
-/// A vector of `n` elements of `T` made by `f(i)`, allocated without aborting.
-pub fn vec_with<T: Element>(n: usize, f: impl FnMut(usize) -> T) -> Result<Vec<T>> {
+/// A vector of `n` elements of `T` made by `f(i)`, allocated without
+/// aborting, filled in chunks with a look at the interrupt flag between them.
+pub fn vec_with<T: Element>(n: usize, mut f: impl FnMut(usize) -> T) -> Result<Vec<T>> {
+    const CHUNK: usize = 1 << 22;
     let mut v = try_vec::<T>(n, &format!("{} elements", T::DTYPE))?;
-    v.extend((0..n).map(f));
+    let stop = crate::interrupt::Stop::current();
+    for a in (0..n).step_by(CHUNK) {
+        stop.check()?;
+        v.extend((a..(a + CHUNK).min(n)).map(&mut f));
+    }
     Ok(v)
 }
 

@@ -207,15 +207,21 @@ impl Array {
         let h = self.to_host()?;
         let d = h.host_read()?;
         let mut out = alloc::try_vec::<T>(h.size(), &format!("{} elements", T::DTYPE))?;
+        let stop = crate::interrupt::Stop::current();
         crate::with_dtype!(h.dtype, S => {
             let s = S::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in to_vec"))?;
             if h.is_contiguous() {
                 let s = &s[h.offset..h.offset + h.size()];
-                out.extend(s.iter().map(|&x| convert::<S, T>(x)));
+                for c in s.chunks(1 << 22) {
+                    stop.check()?;
+                    out.extend(c.iter().map(|&x| convert::<S, T>(x)));
+                }
             } else {
-                out.extend(h.offsets().map(|o| convert::<S, T>(s[o])));
+                out.extend(stop.until(h.offsets()).map(|o| convert::<S, T>(s[o])));
             }
         });
+        // An interrupt ends the copy early: the partial copy is dropped.
+        stop.check()?;
         Ok(out)
     }
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {

@@ -131,8 +131,15 @@ impl Interp {
         self.pending_return = None;
         self.pending_break = None;
         let _prof = crate::profile::enter(&self.profiler);
+        crate::interrupt::install(&self.interrupt);
         let r = self.exec_block(&prog.stmts);
         self.frames.clear();
+        if r.as_ref()
+            .is_err_and(|e| e.kind == crate::error::ErrorKind::Interrupted)
+        {
+            // A long op stopped by the flag leaves it set for its workers.
+            self.interrupt.store(false, Ordering::Relaxed);
+        }
         match r? {
             Flow::Normal(v) => Ok(v),
             _ => Ok(None),

@@ -33,6 +33,7 @@ const DATA_LAYER: &[&str] = &[
     "array::host",
     "array::alloc",
     "host_limits",
+    "interrupt",
     "array::convert",
     "array::convert_slice",
     "array::can_cast_same_kind",
