@@ -20,6 +20,8 @@ pub enum ErrorKind {
     Value,
     Index,
     ZeroDivision,
+    /// A Python-style (weak) integer result that does not fit in int64.
+    Overflow,
     Io,
     /// Operands on different devices, a missing GPU, a CUDA failure.
     Device,
@@ -44,6 +46,7 @@ impl ErrorKind {
             ErrorKind::Value => "value error",
             ErrorKind::Index => "index error",
             ErrorKind::ZeroDivision => "division by zero",
+            ErrorKind::Overflow => "integer overflow",
             ErrorKind::Io => "i/o error",
             ErrorKind::Device => "device error",
             ErrorKind::OutOfMemory => "out of memory",
@@ -64,6 +67,7 @@ impl ErrorKind {
             ErrorKind::Value => "ValueError",
             ErrorKind::Index => "IndexError",
             ErrorKind::ZeroDivision => "ZeroDivisionError",
+            ErrorKind::Overflow => "OverflowError",
             ErrorKind::Io => "IOError",
             ErrorKind::Device => "DeviceError",
             ErrorKind::OutOfMemory => "OutOfMemoryError",

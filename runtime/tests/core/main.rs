@@ -13,6 +13,7 @@ mod grad_api;
 mod grad_ops;
 mod grad_shared_adjoint;
 mod grad_util;
+mod int_overflow;
 mod interrupt_ops;
 mod linalg_gemv;
 mod memory_budget;
