@@ -8,8 +8,9 @@ use crate::error::Result;
 use crate::random::Rng;
 
 /// Bytes per element of the temporaries a draw holds at its peak (the
-/// generator's words and two float64 vectors), checked with the output.
-const TEMP_BYTES: usize = 32;
+/// generator's words and the float64 draws, or the draws and the normals),
+/// checked with the output.
+const TEMP_BYTES: usize = 16;
 
 fn from_f64s(shape: &[usize], dtype: DType, vals: &[f64]) -> Result<Array> {
     crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_f64(vals.get(i).copied().unwrap_or(0.0))))
