@@ -483,17 +483,23 @@ fn repeated_len(len: usize, n: i64, size: usize, what: &str) -> Result<usize> {
     Ok(total)
 }
 
+/// The items of `a` then `b`, checked against the host's memory budget.
+fn joined(a: &[Value], b: &[Value]) -> Result<Vec<Value>> {
+    let mut v = crate::array::alloc::try_vec(a.len() + b.len(), "list items")?;
+    v.extend(a.iter().chain(b).cloned());
+    Ok(v)
+}
+
 /// `+` and `*` on strings, tuples and lists (Python's meaning).
 fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
     match (op, l, r) {
-        (BinOp::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(format!("{a}{b}"))),
-        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
-            Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
+        (BinOp::Add, Value::Str(a), Value::Str(b)) => {
+            crate::array::alloc::check_budget(a.len() + b.len(), 1, "bytes of text")?;
+            Ok(Value::str(format!("{a}{b}")))
         }
-        (BinOp::Add, Value::List(a), Value::List(b)) => {
-            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
-        }
+        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(joined(a, b)?)),
+        (BinOp::Add, Value::List(a), Value::List(b)) => Ok(Value::list(joined(a, b)?)),
         (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
             let total = repeated_len(a.len(), *n, 1, "bytes of text")?;
             let mut s = String::new();
