@@ -118,6 +118,22 @@ impl Tape {
                         }
                     }
                 }
+                NodeKind::View { flat, layout } => {
+                    let g = self.materialize(i, g, fx, false)?;
+                    let _rec = interp.grad_record(GradOf::Index, &g);
+                    if let Some(j) = self.index_of(flat) {
+                        let (len, dtype) = (self.nodes[j].shape[0], self.nodes[j].dtype);
+                        let v = super::writes::view_grad(&g, &layout, len, dtype)?;
+                        self.add_tree(fx, &mut adj, flat, leaf(v))?;
+                    }
+                }
+                NodeKind::Write(w) => {
+                    let g = self.materialize(i, g, fx, false)?;
+                    let _rec = interp.grad_record(GradOf::Index, &g);
+                    for (id, v) in super::writes::write_grads(&w, &g, fx)? {
+                        self.add_tree(fx, &mut adj, id, leaf(v))?;
+                    }
+                }
                 NodeKind::Index { base, idx } => {
                     let g = self.materialize(i, g, fx, false)?;
                     let _rec = interp.grad_record(GradOf::Index, &g);

@@ -217,7 +217,9 @@ impl GradFunc {
                 )));
             }
         };
-        let tape = tape.ok_or_else(|| Error::internal("grad: the tape went missing"))?;
+        let mut tape = tape.ok_or_else(|| Error::internal("grad: the tape went missing"))?;
+        // A result read from a buffer written after it was made.
+        let root = tape.refresh(&root);
         let adj = tape.backward(interp, &root)?;
         let mut grads = Vec::with_capacity(leaves.len());
         for leaf in &leaves {

@@ -10,9 +10,10 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub(crate) mod writes;
 
 use crate::array::Array;
-use crate::array::index::Index;
+use crate::array::index::Resolved;
 use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::ops::fuse::{self, EwNode, Operand};
@@ -44,6 +45,8 @@ static SERIAL: AtomicU64 = AtomicU64::new(0);
 pub struct Tape {
     serial: u64,
     nodes: Vec<TapeNode>,
+    /// Buffers written, owned and kept by nodes (see writes/).
+    buffers: writes::Buffers,
 }
 
 struct TapeNode {
@@ -68,13 +71,17 @@ enum NodeKind {
         inputs: Vec<u64>,
     },
     /// `base[idx]`.
-    Index { base: u64, idx: Vec<Index> },
+    Index { base: u64, idx: Resolved },
     /// `sum(tree)` or `mean(tree)` over every element, fused (`scale`: 1 or 1/n).
     Reduce {
         tree: EwNode,
         scale: f64,
         out: Array,
     },
+    /// An array read from a written buffer: `layout` of the flat node `flat`.
+    View { flat: u64, layout: writes::Layout },
+    /// A write into a buffer: the whole buffer, flat, after it.
+    Write(Box<writes::WriteNode>),
 }
 
 impl Tape {
@@ -82,16 +89,26 @@ impl Tape {
         Tape {
             serial: SERIAL.fetch_add(1, Ordering::Relaxed) + 1,
             nodes: Vec::new(),
+            buffers: writes::Buffers::default(),
         }
     }
 
     fn push(&mut self, kind: NodeKind, out: &Array) -> u64 {
-        self.nodes.push(TapeNode {
-            kind,
-            shape: out.shape().to_vec(),
-            dtype: out.dtype(),
-        });
-        (self.serial << 32) | self.nodes.len() as u64
+        self.push_shaped(kind, out.shape().to_vec(), out.dtype(), Some(out))
+    }
+
+    /// A node of this shape and dtype; `out`: the array it made, if any.
+    fn push_shaped(
+        &mut self,
+        kind: NodeKind,
+        shape: Vec<usize>,
+        dtype: crate::DType,
+        out: Option<&Array>,
+    ) -> u64 {
+        self.nodes.push(TapeNode { kind, shape, dtype });
+        let id = (self.serial << 32) | self.nodes.len() as u64;
+        self.note_node(id, self.nodes.len() - 1, out);
+        id
     }
 
     /// A differentiated argument: `a` tagged as a new leaf.
@@ -153,7 +170,8 @@ fn differentiable(a: &Array) -> bool {
 
 impl Interp {
     /// Evaluate a fused elementwise tree, recording it when the tape tracks a leaf.
-    pub(crate) fn eval_tree(&mut self, node: EwNode) -> Result<Operand> {
+    pub(crate) fn eval_tree(&mut self, mut node: EwNode) -> Result<Operand> {
+        self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_eval(node);
         }
@@ -179,7 +197,8 @@ impl Interp {
     /// `sum(tree)` / `mean(tree)` over every element of an elementwise tree
     /// (one launch on a GPU: `fuse::reduce_tree`), recorded when the tape
     /// tracks a leaf of the tree.
-    pub(crate) fn reduce_tree(&mut self, node: EwNode, mean: bool) -> Result<Array> {
+    pub(crate) fn reduce_tree(&mut self, mut node: EwNode, mean: bool) -> Result<Array> {
+        self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_reduce(node, mean);
         }
@@ -214,7 +233,15 @@ impl Interp {
 
     /// A builtin call while a tape is active: recorded when an input is tracked
     /// and the op has a gradient rule.
-    pub(crate) fn call_def_taped(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+    pub(crate) fn call_def_taped(&mut self, def: &'static OpDef, mut args: Args) -> Result<Value> {
+        if self.tape.as_ref().is_some_and(|t| t.has_writes()) {
+            args.pos = args.pos.iter().map(|v| self.refresh_value(v)).collect();
+            args.kw = args
+                .kw
+                .iter()
+                .map(|(k, v)| (k.clone(), self.refresh_value(v)))
+                .collect();
+        }
         let tracked = self.tape.as_ref().is_some_and(|t| {
             args.pos.iter().any(|v| t.tracks_value(v))
                 || args.kw.iter().any(|(_, v)| t.tracks_value(v))
@@ -258,12 +285,12 @@ impl Interp {
     }
 
     /// `base[idx]` gave `out`: recorded when `base` is tracked.
-    pub(crate) fn record_index(&mut self, base: &Array, idx: &[Index], out: Array) -> Array {
+    pub(crate) fn record_index(&mut self, base: &Array, idx: &Resolved, out: Array) -> Array {
         match self.tape.as_mut() {
             Some(t) if t.tracks(base) && differentiable(&out) => {
                 let kind = NodeKind::Index {
                     base: base.node(),
-                    idx: idx.to_vec(),
+                    idx: idx.clone(),
                 };
                 let id = t.push(kind, &out);
                 out.with_node(id)

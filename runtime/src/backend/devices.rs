@@ -18,6 +18,12 @@ pub fn configure(c: Config) {
     cuda::configure(c)
 }
 
+/// The function giving the elementwise kernel sources compiled into the
+/// cache when a GPU is first opened (the session registers the op table's).
+pub fn set_warm_sources(f: fn() -> Vec<String>) {
+    cuda::warm::register(f)
+}
+
 /// Number of usable GPUs (loads the driver on first call; cached).
 pub fn gpu_count() -> usize {
     cuda::gpu_count()

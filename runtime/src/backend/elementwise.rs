@@ -24,3 +24,11 @@ pub fn fused_sum(p: &Program<'_>, div: f64) -> Result<Option<Array>> {
         Some(Device::Gpu(_)) => cuda::fuse::eval_sum(p, div),
     }
 }
+
+/// The kernel source the CUDA backend generates for `p` over contiguous
+/// arrays, for the start-up warm-up that compiles it into the cache when a
+/// GPU is first opened (`cuda::warm`).
+pub fn gpu_source(p: &Program<'_>) -> Option<String> {
+    let e = cuda::fuse::expr(p).ok()?;
+    cuda::ew::contiguous_source(&e, p.out)
+}

@@ -41,6 +41,12 @@ fn with_handle<T>(g: &Gpu, f: impl FnOnce(cbs::cublasHandle_t) -> Result<T>) -> 
     f(h)
 }
 
+/// Make `g`'s cuBLAS handle now (cuBLAS's start-up, 0.25-0.55 s, at the
+/// GPU's opening rather than inside the first timed product; `warm.rs`).
+pub(crate) fn ensure_handle(g: &Gpu) -> Result<()> {
+    with_handle(g, |_| Ok(()))
+}
+
 /// One operand's last two dims as cuBLAS sees them: (transposed?, leading dim).
 fn mat_layout(a: &Array) -> Option<(bool, i64)> {
     let nd = a.ndim();

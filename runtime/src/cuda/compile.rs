@@ -41,7 +41,7 @@ pub fn nvrtc_version() -> Result<(i32, i32)> {
     .clone()
 }
 
-fn cache_dir() -> Option<PathBuf> {
+pub(crate) fn cache_dir() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
@@ -126,10 +126,9 @@ fn hex(d: &[u8]) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The cubin for `src` on `g`: from the disk cache when a good copy is there, else compiled and stored.
-pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>> {
-    let mut opts = options(g);
-    opts.extend(extra.iter().cloned());
+/// The disk-cache file of `src` compiled for `g` with `opts` (None: no
+/// cache folder), named by the key of the module's doc.
+fn cache_path(g: &Gpu, src: &str, opts: &[String]) -> Result<Option<PathBuf>> {
     let (va, vb) = nvrtc_version()?;
     let mut h = Sha256::new();
     h.update(src.as_bytes());
@@ -143,8 +142,15 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
         .as_bytes(),
     );
     let key = hex(&h.finalize());
+    Ok(cache_dir().map(|d| d.join(format!("{key}.cubin"))))
+}
+
+/// The cubin for `src` on `g`: from the disk cache when a good copy is there, else compiled and stored.
+pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>> {
+    let mut opts = options(g);
+    opts.extend(extra.iter().cloned());
     let t0 = std::time::Instant::now();
-    let path = cache_dir().map(|d| d.join(format!("{key}.cubin")));
+    let path = cache_path(g, src, &opts)?;
     if let Some(p) = &path
         && let Some(bin) = read_checked(p)
     {
@@ -157,6 +163,23 @@ pub fn cubin(g: &Gpu, src: &str, extra: &[String], what: &str) -> Result<Vec<u8>
     }
     crate::profile::backend::compile(what, g.device(), t0.elapsed(), false);
     Ok(bin)
+}
+
+/// Make sure the disk cache holds `src` compiled for `g` (what `function`
+/// and `functions` will load): compiled and stored when missing, nothing
+/// loaded. Thread-safe (NVRTC programs are independent), for the start-up
+/// warm-up that fills the cache in parallel (`warm.rs`).
+pub(crate) fn ensure_cached(g: &Gpu, src: &str) -> Result<()> {
+    let opts = options(g);
+    let Some(path) = cache_path(g, src, &opts)? else {
+        return Ok(());
+    };
+    if path.exists() {
+        return Ok(());
+    }
+    let bin = nvrtc_cubin(src, &opts, "warm-up")?;
+    write_checked(&path, &bin);
+    Ok(())
 }
 
 /// File layout: cubin bytes, then the sha256 of those bytes (32 bytes).

@@ -374,6 +374,19 @@ pub fn sources(e: &Expr, out: DType, ndim: usize) -> Vec<(String, String)> {
     v
 }
 
+/// The source `e` runs as on contiguous arrays of at least a vector's
+/// elements (vectorised when its dtypes allow, else scalar): the one the
+/// start-up warm-up compiles (`warm.rs`).
+pub fn contiguous_source(e: &Expr, out: DType) -> Option<String> {
+    let all = sources(e, out, 1);
+    let pick = |p: &str| {
+        all.iter()
+            .find(|(w, _)| w.starts_with(p))
+            .map(|(_, s)| s.clone())
+    };
+    pick("vector").or_else(|| pick("scalar"))
+}
+
 /// Launch `f` on `g`'s stream and check the launch (and, with launch_blocking, its completion).
 pub fn launch(
     g: &Gpu,

@@ -25,6 +25,7 @@ pub mod reduce;
 pub mod rng;
 pub mod stats;
 pub mod timing;
+pub mod warm;
 
 pub use buffer::DeviceBuffer;
 pub use driver::{Gpu, gpu, gpu_count, set_statement};

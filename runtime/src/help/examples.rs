@@ -65,6 +65,8 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "sigma" => vec!["1.0"],
         "dtype" => vec!["int32"],
         "device" => vec!["cpu()"],
+        "idx" => vec!["[0, 0, 2]"],
+        "v" => vec!["1.0"],
         _ => vec![],
     }
 }
@@ -121,9 +123,20 @@ pub fn example(d: &OpDef, f: Family, flags: &Flags) -> Option<String> {
             .collect::<Vec<_>>()
             .join("\n");
         s.reset();
-        let shown = scratch::value_text(&mut s, &code)?;
         let mut text: String = setup.iter().map(|l| format!(">>> {l}\n")).collect();
-        text.push_str(&format!(">>> {call}\n{shown}"));
+        match scratch::value_text(&mut s, &code) {
+            Some(shown) => text.push_str(&format!(">>> {call}\n{shown}")),
+            None => {
+                // An update in place gives none: show its first argument after it.
+                let first = ps.first()?;
+                setup
+                    .iter()
+                    .find(|l| l.starts_with(&format!("{first} = ")))?;
+                s.reset();
+                let shown = scratch::value_text(&mut s, &format!("{code}\n{first}"))?;
+                text.push_str(&format!(">>> {call}\n>>> {first}\n{shown}"));
+            }
+        }
         Some(text)
     })
 }

@@ -9,6 +9,11 @@ use crate::ops::family::Family;
 /// (op, where, equivalent) for ops NumPy does not call `np.<op>(...)`.
 const OTHERS: &[(&str, &str, &str)] = &[
     ("concat", "NumPy", "np.concatenate(arrays, axis=0)"),
+    ("add_at", "NumPy", "np.add.at(x, idx, v)"),
+    ("subtract_at", "NumPy", "np.subtract.at(x, idx, v)"),
+    ("multiply_at", "NumPy", "np.multiply.at(x, idx, v)"),
+    ("maximum_at", "NumPy", "np.maximum.at(x, idx, v)"),
+    ("minimum_at", "NumPy", "np.minimum.at(x, idx, v)"),
     ("sigmoid", "SciPy", "scipy.special.expit(x)"),
     ("relu", "NumPy", "np.maximum(x, 0)"),
     ("rsqrt", "NumPy", "1 / np.sqrt(x)"),

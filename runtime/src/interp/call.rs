@@ -527,7 +527,7 @@ impl Iter {
                 if *i >= a.shape()[0] {
                     return Ok(None);
                 }
-                let v = a.index(&[crate::array::index::Index::Int(*i as i64)])?;
+                let v = interp.index_array(a, &[crate::array::index::Index::Int(*i as i64)])?;
                 *i += 1;
                 Ok(Some(Value::Array(v)))
             }

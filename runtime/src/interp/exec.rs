@@ -2,7 +2,6 @@
 //! assignment, loops, function definitions and `set`.
 
 use super::{Flow, Interp, Source};
-use crate::array::Array;
 use crate::error::{Error, Result};
 use crate::ops::fuse::{self, EwNode};
 use crate::value::{Function, Value};
@@ -183,7 +182,7 @@ impl Interp {
                         let n = a.shape()[0];
                         (0..n)
                             .map(|i| {
-                                a.index(&[crate::array::index::Index::Int(i as i64)])
+                                self.index_array(&a, &[crate::array::index::Index::Int(i as i64)])
                                     .map(Value::Array)
                             })
                             .collect::<Result<_>>()?
@@ -220,8 +219,9 @@ impl Interp {
                     .at(base.span));
                 };
                 let idx = self.eval_index(index)?;
-                let src = self.to_array_like(&v, &arr).map_err(|e| e.at(*span))?;
-                arr.assign(&idx, &src).map_err(|e| e.at(*span))
+                self.check_not_temporary(&arr, "this assignment")
+                    .map_err(|e| e.at(base.span))?;
+                self.assign_index(&arr, &idx, &v).map_err(|e| e.at(*span))
             }
             Target::Attr { attr, span, .. } => Err(Error::type_(format!(
                 "attribute `{}` cannot be assigned",
@@ -229,16 +229,6 @@ impl Interp {
             ))
             .at(*span)
             .with_help("attributes like shape and dtype are read-only; use reshape or astype")),
-        }
-    }
-
-    /// A value written into `like`'s buffer: arrays as they are, scalars as 0-d arrays of like's dtype.
-    fn to_array_like(&self, v: &Value, like: &Array) -> Result<Array> {
-        match v {
-            Value::Array(a) => Ok(a.clone()),
-            other => {
-                crate::array::create::value_to_array(other, Some(like.dtype()), self.float_x())
-            }
         }
     }
 
@@ -259,7 +249,11 @@ impl Interp {
                     return Err(Error::type_("`[...] op=` needs an array").at(base.span));
                 };
                 let idx = self.eval_index(index)?;
-                Value::Array(arr.index(&idx)?)
+                self.check_not_temporary(&arr, "this augmented assignment")
+                    .map_err(|e| e.at(base.span))?;
+                return self
+                    .aug_index(&arr, &idx, op, value)
+                    .map_err(|e| e.at(span));
             }
             _ => return Err(Error::type_("cannot use an augmented assignment here").at(span)),
         };
@@ -311,10 +305,7 @@ impl Interp {
                 }
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
-                // Under a gradient tape, never write in place: the tape may hold x.
-                let sole = matches!(target, Target::Name(_))
-                    && (self.tape.is_some() || std::sync::Arc::strong_count(x.storage()) <= 2);
-                if sole {
+                if self.sole_holder(x) {
                     let r = match r.dtype() == x.dtype() {
                         true => Value::Array(r.clone()),
                         false => {
@@ -325,7 +316,7 @@ impl Interp {
                     };
                     return self.assign(target, r);
                 }
-                x.assign(&[], r).map_err(|e| e.at(span))
+                self.aug_in_place(x, r).map_err(|e| e.at(span))
             }
             _ => self.assign(target, result),
         }

@@ -2,6 +2,7 @@
 //! recorded for autodiff), and one integer index on tuples, lists and strings.
 
 use super::Interp;
+use crate::array::Array;
 use crate::array::index::Index;
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -11,45 +12,67 @@ impl Interp {
     pub(crate) fn eval_index(&mut self, items: &[IndexItem]) -> Result<Vec<Index>> {
         let mut out = Vec::with_capacity(items.len());
         for it in items {
-            out.push(match it {
+            match it {
                 IndexItem::Expr(e) => {
                     let v = self.eval(e)?;
                     match v {
-                        Value::Int(i) => Index::Int(i),
-                        Value::Bool(_) => {
-                            return Err(Error::index("a bool cannot be an index")
-                                .at(e.span)
-                                .with_help("use an int, a slice or a bool array"));
+                        // `x[t]` with a tuple `t` is `x[t[0], t[1], ...]` (NumPy's rule).
+                        Value::Tuple(t) => {
+                            for v in t.iter() {
+                                out.push(self.index_of_value(v).map_err(|err| err.at(e.span))?);
+                            }
                         }
-                        Value::None => Index::NewAxis,
-                        Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
-                            Index::Int(a.get_f64(0)? as i64)
-                        }
-                        Value::Array(a) => Index::Array(a),
-                        Value::List(_) => Index::Array(
-                            crate::array::create::value_to_array(&v, None, self.float_x())
-                                .map_err(|err| err.at(e.span))?,
-                        ),
-                        other => {
-                            return Err(Error::index(format!(
-                                "{} cannot be an index",
-                                other.a_type_name()
-                            ))
-                            .at(e.span)
-                            .with_help("indices are ints, slices like 1:3, or int/bool arrays"));
-                        }
+                        v => out.push(self.index_of_value(&v).map_err(|err| err.at(e.span))?),
                     }
                 }
                 IndexItem::Slice {
                     start, stop, step, ..
-                } => Index::Slice {
+                } => out.push(Index::Slice {
                     start: self.slice_bound(start)?,
                     stop: self.slice_bound(stop)?,
                     step: self.slice_bound(step)?,
-                },
-            });
+                }),
+            }
         }
         Ok(out)
+    }
+
+    /// One item of an index given as a value: an int, a bool (a 0-d mask),
+    /// `none` (a new axis), an int or bool array (0-d too), a list (an
+    /// array). Anything else is NumPy's error.
+    pub(crate) fn index_of_value(&self, v: &Value) -> Result<Index> {
+        Ok(match v {
+            Value::Int(i) => Index::Int(*i),
+            Value::Bool(b) => Index::Array(Array::scalar(*b)),
+            Value::None => Index::NewAxis,
+            Value::Array(a) => Index::Array(a.clone()),
+            Value::List(items) | Value::Tuple(items) if items.is_empty() => {
+                Index::Array(Array::from_vec(Vec::<i64>::new(), vec![0]))
+            }
+            Value::List(_) | Value::Tuple(_) => Index::Array(crate::array::create::value_to_array(
+                v,
+                None,
+                self.float_x(),
+            )?),
+            other => {
+                return Err(Error::index(format!(
+                    "only integers, slices (`:`), ellipsis (`...`), newaxis (`none`) and integer or boolean arrays are valid indices, not {}",
+                    other.a_type_name()
+                ))
+                .with_help(match other {
+                    Value::Float(_) => "a float cannot index: convert it with int(i) or round it first",
+                    _ => "index with ints, slices like 1:3, or int/bool arrays",
+                }));
+            }
+        })
+    }
+
+    /// `a[idx]`, recorded for autodiff: a view or a copy as NumPy gives.
+    pub(crate) fn index_array(&mut self, a: &Array, idx: &[Index]) -> Result<Array> {
+        let a = self.refresh(a)?;
+        let r = a.resolve_index(idx)?;
+        let out = a.index_resolved(&r)?;
+        Ok(self.record_index(&a, &r, out))
     }
 
     fn slice_bound(&mut self, e: &Option<Expr>) -> Result<Option<i64>> {
@@ -57,8 +80,9 @@ impl Interp {
         match self.eval(e)? {
             Value::Int(i) => Ok(Some(i)),
             Value::None => Ok(None),
+            // A 0-d int array (on a GPU too: read once, it is the slice's shape).
             Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
-                Ok(Some(a.get_f64(0)? as i64))
+                Ok(a.to_vec::<i64>()?.first().copied())
             }
             other => Err(Error::index(format!(
                 "slice bounds must be ints, not {}",
@@ -72,8 +96,7 @@ impl Interp {
         match base {
             Value::Array(a) => {
                 let idx = self.eval_index(items)?;
-                let r = a.index(&idx)?;
-                Ok(Value::Array(self.record_index(&a, &idx, r)))
+                Ok(Value::Array(self.index_array(&a, &idx)?))
             }
             Value::Tuple(t) | Value::List(t) => {
                 let j = self.position(items, ("tuples and lists", "list", "sequence"), t.len())?;

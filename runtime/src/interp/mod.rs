@@ -2,6 +2,7 @@
 //! and the dispatch of expressions to the op table (with elementwise fusion).
 
 pub mod args;
+mod assign;
 mod call;
 mod eval;
 mod exec;
@@ -66,6 +67,7 @@ impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::backend::devices::configure(flags.backend_config());
         crate::host_limits::set_budget(flags.host_memory);
+        crate::backend::devices::set_warm_sources(crate::ops::fuse::warm_sources);
         Interp {
             globals: FxHashMap::default(),
             frames: Vec::new(),

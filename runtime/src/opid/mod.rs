@@ -5,6 +5,8 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod index;
 mod reduce;
 
+pub use index::AtOp;
 pub use reduce::ReduceOp;

@@ -11,6 +11,7 @@ pub enum Family {
     Reduction,
     LinearAlgebra,
     Shape,
+    Indexing,
     Creation,
     Random,
     Files,
@@ -31,6 +32,7 @@ impl Family {
                 | Family::Reduction
                 | Family::LinearAlgebra
                 | Family::Shape
+                | Family::Indexing
                 | Family::Creation
                 | Family::Random
         )
@@ -42,6 +44,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
+            Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
             Family::Files => "files",
@@ -55,12 +58,13 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 13] {
+fn tables() -> [(&'static [OpDef], Family); 14] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
         (super::io::OPS, Family::Files),

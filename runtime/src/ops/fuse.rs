@@ -200,6 +200,42 @@ pub fn program(node: &EwNode, float_x: DType) -> Result<Program<'_>> {
     Ok(p)
 }
 
+/// The GPU kernel sources of every elementwise op of the table on float32
+/// and float64 arrays (binary ops also with a weak float second operand:
+/// `x * 2.0`), in the variant contiguous arrays use: what a GPU's first opening compiles into the
+/// kernel cache so first uses in a timed loop find them (`cuda::warm`).
+pub fn warm_sources() -> Vec<String> {
+    let mut out = Vec::new();
+    for op in super::all() {
+        let Some(def) = ew_def(op) else { continue };
+        for d in [DType::Float32, DType::Float64] {
+            let leaf = || {
+                let a = crate::with_dtype!(d, T => Array::from_vec(vec![<T as crate::array::Element>::from_i64(1); 4], vec![4]));
+                EwNode::Leaf(Operand::Array(a))
+            };
+            for weak in [false, true] {
+                if weak && def.arity < 2 {
+                    continue;
+                }
+                let args = (0..def.arity)
+                    .map(|i| {
+                        if weak && i + 1 == def.arity {
+                            EwNode::Leaf(Operand::Float(2.0))
+                        } else {
+                            leaf()
+                        }
+                    })
+                    .collect();
+                let tree = EwNode::Op { op, args };
+                if let Ok(p) = program(&tree, DType::Float32) {
+                    out.extend(backend::elementwise::gpu_source(&p));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Run a lowered program; a program of scalars only gives a scalar of its kind.
 #[inline]
 fn run(p: &mut Program<'_>) -> Result<Operand> {

@@ -23,6 +23,7 @@ pub mod creation;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
+pub mod index;
 pub mod io;
 pub mod linalg;
 pub mod random_ops;
@@ -82,6 +83,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        index::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,

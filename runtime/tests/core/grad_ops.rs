@@ -279,6 +279,20 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[2],
         &[0, 1],
     ),
+    (
+        &["add_at"],
+        "z = x * 1.0; add_at(z, [0, 2, 0], y); sum(sin(z))",
+        &[3, 4],
+        &[3, 4],
+        &[0, 1],
+    ),
+    (
+        &["subtract_at"],
+        "z = x * 1.0; subtract_at(z, (1, [0, 3, 3]), y); sum(sin(z))",
+        &[3, 4],
+        &[3],
+        &[0, 1],
+    ),
 ];
 
 #[test]

@@ -17,6 +17,7 @@
 use gcalc_kernels::cuda::{self as kc, RedOp};
 use gcalc_runtime::cuda::ew::Expr;
 use gcalc_runtime::cuda::{self, compile, stats};
+use gcalc_runtime::opid::AtOp;
 use gcalc_runtime::ops::elementwise::ew_def;
 use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
 use gcalc_runtime::{Array, DType, Element};
@@ -171,6 +172,17 @@ fn shipped(out: &mut Vec<(String, String)>) {
         }
     }
     out.push(("index".into(), kc::INDEX.to_string()));
+    out.push(("mask".into(), kc::MASK.to_string()));
+    for t in DType::ALL {
+        for c in DType::ALL {
+            for &op in AtOp::ALL {
+                out.push((
+                    format!("{} {t} in {c}", op.name()),
+                    cuda::index::at_source(t, c, op),
+                ));
+            }
+        }
+    }
     out.push(("philox".into(), kc::philox_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
 }
@@ -184,7 +196,8 @@ fn batch_source(items: &[&(String, String)], k0: usize) -> Option<String> {
         let id = k0 + k;
         let body = body
             .replace(" gc_ew(", &format!(" gc_ew_{id}("))
-            .replace(" gc_sum(", &format!(" gc_sum_{id}("));
+            .replace(" gc_sum(", &format!(" gc_sum_{id}("))
+            .replace(" gc_at(", &format!(" gc_at_{id}("));
         s.push_str(&format!("namespace k{id} {{\n{body}\n}}\n"));
     }
     Some(s)
@@ -269,5 +282,52 @@ fn every_kernel_source_compiles_for_sm_90() {
         "{} source(s) do not compile:\n{}",
         failures.len(),
         failures.join("\n\n")
+    );
+}
+
+/// The start-up warm-up's set (what a GPU's first opening compiles into
+/// the cache): generated quickly (every process that opens a GPU makes the
+/// list to find its marker), of a few hundred sources, each of them a source
+/// the backend really generates (all within the full set above, which the
+/// other test compiles), and compiling one takes tens of milliseconds here.
+#[test]
+fn the_warm_up_set_is_small_and_within_the_generated_kernels() {
+    gcalc_runtime::backend::devices::set_warm_sources(gcalc_runtime::ops::fuse::warm_sources);
+    let t0 = std::time::Instant::now();
+    let warm = cuda::warm::sources();
+    let made = t0.elapsed();
+    println!(
+        "warm-up set: {} sources made in {:.1} ms",
+        warm.len(),
+        made.as_secs_f64() * 1e3
+    );
+    assert!(
+        (100..1000).contains(&warm.len()),
+        "{} sources in the warm-up set",
+        warm.len()
+    );
+    let mut all = Vec::new();
+    elementwise(&mut all);
+    copies_fills_stats(&mut all);
+    shipped(&mut all);
+    let all: BTreeSet<String> = all.into_iter().map(|(_, s)| s).collect();
+    let outside: Vec<&String> = warm.iter().filter(|s| !all.contains(*s)).collect();
+    assert!(
+        outside.is_empty(),
+        "{} warm-up sources the backend does not generate, the first:\n{}",
+        outside.len(),
+        outside[0]
+    );
+    if !nvrtc() {
+        return;
+    }
+    let t0 = std::time::Instant::now();
+    let opts = compile::options_for((9, 0));
+    for s in warm.iter().take(8) {
+        compile::nvrtc_cubin(s, &opts, "warm").expect("a warm-up source compiles");
+    }
+    println!(
+        "NVRTC: {:.1} ms a source (8 compiled one after another)",
+        t0.elapsed().as_secs_f64() * 1e3 / 8.0
     );
 }

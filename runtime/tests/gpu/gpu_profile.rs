@@ -125,3 +125,54 @@ sync()",
     assert!(st.counters.launches > 0 && st.counters.syncs > 0);
     assert!(interp >= 0.0);
 }
+
+/// The GPU's first opening compiled the everyday kernels into the disk
+/// cache (`cuda::warm`), under the very keys the backend asks for: the
+/// first use of each in this process loads it, never compiles it (a key
+/// that differed would show as a compile). A unary op of each kind, binary
+/// ops with an array and with a weak float, float32 and float64, casts and
+/// reductions.
+#[test]
+fn first_uses_of_warmed_kernels_load_and_never_compile() {
+    if !have_gpu() || std::env::var("GCALC_NO_WARM").as_deref() == Ok("1") {
+        return;
+    }
+    let mut s = session(true);
+    ok(&mut s, "set device = gpu");
+    let compiles = |s: &mut Session| s.interp().profiler.lock().counters.compiles;
+    let mut during = 0;
+    for dt in ["float32", "float64"] {
+        // Operands (their own kernels may compile: not counted).
+        ok(&mut s, &format!("a = linspace(0.1, 0.9, 999).astype({dt})"));
+        ok(&mut s, "b = a * 0.5 + 0.25");
+        ok(&mut s, "sync()");
+        let before = compiles(&mut s);
+        for code in [
+            "r = exp(a)",
+            "r = log1p(a)",
+            "r = arctan(a)",
+            "r = sqrt(a)",
+            "r = a + b",
+            "r = a * b",
+            "r = a / b",
+            "r = maximum(a, b)",
+            "r = a * 2.0",
+            "r = a - 3.0",
+            "r = a ** 2.0",
+            "r = a > b",
+            "r = a.astype(float64)",
+            "r = a.astype(int64)",
+            "r = sum(a)",
+            "r = max(a)",
+            "r = argmax(a)",
+        ] {
+            ok(&mut s, code);
+        }
+        during += compiles(&mut s) - before;
+    }
+    let c = s.interp().profiler.lock().counters.clone();
+    assert_eq!(
+        during, 0,
+        "every kernel of these statements was warmed at the GPU's opening: {c:?}"
+    );
+}
