@@ -25,6 +25,8 @@ pub const INDEX: &str = concat!(include_str!("index_sel.cuh"), include_str!("ind
 pub const MASK: &str = include_str!("mask.cu");
 /// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
 pub const GEMV: &str = include_str!("gemv.cu");
+/// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
+pub const LINALG: &str = include_str!("linalg.cu");
 
 use crate::dtype::DType;
 

@@ -10,6 +10,8 @@ mod backward;
 pub mod builtins;
 pub mod ewb;
 pub mod rules;
+pub mod rules_linalg;
+mod rules_spectral;
 pub(crate) mod writes;
 
 use crate::array::Array;
@@ -36,6 +38,12 @@ pub struct GradCall {
     pub kw: Vec<(String, Value)>,
     pub out: Array,
     pub g: Array,
+    /// An op that returns a tuple (`qr`, `svd`, `eigh`, `slogdet`): each
+    /// item's array (`None` for a non-float item) and its upstream gradient
+    /// (`None` where none reached it); `out` and `g` are then the first
+    /// ones present. Empty for an op that returns one array.
+    pub outs: Vec<Option<Array>>,
+    pub gs: Vec<Option<Array>>,
 }
 
 /// Tapes are told apart by a serial in the high half of node ids, so ids left
@@ -70,6 +78,18 @@ enum NodeKind {
         /// Node ids of `flat_inputs(pos)` (0: untracked).
         inputs: Vec<u64>,
     },
+    /// An op that returned a tuple: its items are `Part` nodes, whose
+    /// gradients are gathered for one call of the rule.
+    Multi {
+        op: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        outs: Vec<Option<Array>>,
+        inputs: Vec<u64>,
+    },
+    /// Item `k` of the tuple a `Multi` node (id `multi`) returned.
+    Part { multi: u64, k: usize },
     /// `base[idx]`.
     Index { base: u64, idx: Resolved },
     /// `sum(tree)` or `mean(tree)` over every element, fused (`scale`: 1 or 1/n).
@@ -259,6 +279,9 @@ impl Interp {
         };
         let (pos, kw) = (args.pos.clone(), args.kw.clone());
         let out = self.call_def_raw(def, args)?;
+        if let Value::Tuple(_) = &out {
+            return Ok(self.record_multi(def, rule, pos, kw, out));
+        }
         let (Value::Array(a), Some(tape)) = (&out, self.tape.as_mut()) else {
             return Ok(out);
         };
@@ -282,6 +305,61 @@ impl Interp {
         };
         let id = tape.push(kind, a);
         Ok(Value::Array(a.clone().with_node(id)))
+    }
+
+    /// A call that returned a tuple of arrays: one `Multi` node for the call
+    /// and a `Part` node tagging each float item.
+    fn record_multi(
+        &mut self,
+        def: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        out: Value,
+    ) -> Value {
+        let Value::Tuple(items) = &out else {
+            return out;
+        };
+        let outs: Vec<Option<Array>> = items
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) if differentiable(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let (Some(first), Some(tape)) = (outs.iter().flatten().next().cloned(), self.tape.as_mut())
+        else {
+            return out;
+        };
+        let inputs = flat_inputs(&pos)
+            .iter()
+            .map(|v| match v {
+                Value::Array(x) if tape.tracks(x) => x.node(),
+                _ => 0,
+            })
+            .collect();
+        let kind = NodeKind::Multi {
+            op: def,
+            rule,
+            pos,
+            kw,
+            outs: outs.clone(),
+            inputs,
+        };
+        let multi = tape.push(kind, &first);
+        let tagged = items
+            .iter()
+            .zip(&outs)
+            .enumerate()
+            .map(|(k, (v, o))| match o {
+                Some(a) => {
+                    let id = tape.push(NodeKind::Part { multi, k }, a);
+                    Value::Array(a.clone().with_node(id))
+                }
+                None => v.clone(),
+            })
+            .collect();
+        Value::Tuple(std::sync::Arc::new(tagged))
     }
 
     /// `base[idx]` gave `out`: recorded when `base` is tracked.

@@ -42,12 +42,14 @@ fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
 /// Sample arguments for a parameter named `p`, most telling first.
 fn by_name(p: &str) -> Vec<&'static str> {
     match p {
-        "x" | "a" | "b" | "m" => vec![
+        "x" | "a" | "b" | "m" | "A" | "*operands" => vec![
             MATRIX,
             "array([0.5, 1.0, 2.0])",
             "array([[0.5, 1.0, 2.0]])",
             "array([2.5])",
+            "array([[4.0, 2.0], [2.0, 3.0]])",
         ],
+        "subscripts" => vec!["\"ij->ji\""],
         "y" => vec!["array([[5.0, 6.0], [7.0, 8.0]])", "array([1.0, 2.0, 3.0])"],
         "shape" => vec!["(2, 3)", "(4,)", "(3, 2, 2)"],
         "values" => vec!["[[1, 2], [3, 4]]"],
@@ -159,6 +161,7 @@ fn render(
         .zip(pick)
         .map(|(p, v)| {
             if v.starts_with("array(") || v.contains(" / ") {
+                let p = p.trim_start_matches('*');
                 setup.push(format!("{p} = {v}"));
                 p.to_string()
             } else {

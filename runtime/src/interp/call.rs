@@ -19,6 +19,9 @@ pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
     }
+    if n == "linalg" {
+        return Some(crate::ops::linalg_ns::value());
+    }
     crate::dtype::DType::from_name(n).map(Value::DType)
 }
 

@@ -58,11 +58,16 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 14] {
+fn tables() -> [(&'static [OpDef], Family); 19] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
+        (super::decomp::OPS, Family::LinearAlgebra),
+        (super::norms::OPS, Family::LinearAlgebra),
+        (super::lstsq::OPS, Family::LinearAlgebra),
+        (super::tensor::OPS, Family::LinearAlgebra),
+        (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),

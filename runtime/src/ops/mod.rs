@@ -20,15 +20,23 @@ macro_rules! builtin {
 pub(crate) use builtin;
 
 pub mod creation;
+pub mod decomp;
+pub mod einsum;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
 pub mod index;
 pub mod io;
 pub mod linalg;
+pub mod linalg_args;
+pub mod linalg_calls;
+pub mod linalg_ns;
+pub mod lstsq;
+pub mod norms;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
+pub mod tensor;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -78,6 +86,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         elementwise::OPS,
         reduce::OPS,
         linalg::OPS,
+        decomp::OPS,
+        norms::OPS,
+        lstsq::OPS,
+        tensor::OPS,
+        einsum::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,

@@ -18,6 +18,7 @@ mod grad_util;
 mod index_errors;
 mod int_overflow;
 mod interrupt_ops;
+mod linalg;
 mod linalg_gemv;
 mod memory_budget;
 mod numpy_diff;

@@ -185,6 +185,7 @@ fn shipped(out: &mut Vec<(String, String)>) {
     }
     out.push(("philox".into(), kc::philox_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
+    out.push(("linalg".into(), kc::LINALG.to_string()));
 }
 
 /// One translation unit of several generated kernels: the prelude once,

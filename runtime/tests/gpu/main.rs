@@ -9,6 +9,7 @@ mod gpu_backend;
 mod gpu_bench;
 mod gpu_index;
 mod gpu_index_writes;
+mod gpu_linalg;
 mod gpu_long_sums;
 mod gpu_numpy_diff;
 mod gpu_nvrtc;

@@ -39,6 +39,12 @@ pub(super) fn held_arrays<'a>(kind: &'a NodeKind, out: &mut Vec<&'a Array>) {
             kw.iter().for_each(|(_, v)| value(v, out));
             out.push(o);
         }
+        NodeKind::Multi { pos, kw, outs, .. } => {
+            pos.iter().for_each(|v| value(v, out));
+            kw.iter().for_each(|(_, v)| value(v, out));
+            out.extend(outs.iter().flatten());
+        }
+        NodeKind::Part { .. } => {}
         NodeKind::Index { idx, .. } => out.extend(idx.arrays()),
         NodeKind::Write(w) => {
             out.extend(w.idx.iter().flat_map(|r| r.arrays()));
@@ -87,6 +93,18 @@ pub(super) fn rebase(kind: &mut NodeKind, from: usize, to: &Array) {
             }
             *out = re(out);
         }
+        NodeKind::Multi { pos, kw, outs, .. } => {
+            for v in pos.iter_mut() {
+                *v = value(v, &re);
+            }
+            for (_, v) in kw.iter_mut() {
+                *v = value(v, &re);
+            }
+            for o in outs.iter_mut().flatten() {
+                *o = re(o);
+            }
+        }
+        NodeKind::Part { .. } => {}
         NodeKind::Index { idx, .. } => *idx = idx.map_arrays(re),
         NodeKind::Write(w) => {
             w.idx = w.idx.as_ref().map(|r| r.map_arrays(re));
