@@ -7,3 +7,4 @@ pub mod gemv;
 pub mod math;
 pub mod reduce;
 pub mod simd;
+pub mod tile;

@@ -32,6 +32,22 @@ pub fn checked_numel(shape: &[usize], dtype: DType) -> Result<usize> {
 
 /// A host buffer of `n` elements made by `f(i)`, allocated without aborting on failure.
 pub fn alloc_with<T: Element>(shape: &[usize], mut f: impl FnMut(usize) -> T) -> Result<Array> {
+    let mut v = reserve::<T>(shape)?;
+    v.extend((0..checked_numel(shape, T::DTYPE)?).map(&mut f));
+    Ok(Array::from_vec(v, shape))
+}
+
+/// A vector of `shape`'s element count of default values (to be overwritten),
+/// allocated without aborting on failure.
+pub fn filled<T: Element>(shape: &[usize]) -> Result<Vec<T>> {
+    let n = checked_numel(shape, T::DTYPE)?;
+    let mut v = reserve::<T>(shape)?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
+/// An empty vector with room for `shape`'s elements, or a clear error.
+fn reserve<T: Element>(shape: &[usize]) -> Result<Vec<T>> {
     let n = checked_numel(shape, T::DTYPE)?;
     let mut v: Vec<T> = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
@@ -45,8 +61,7 @@ pub fn alloc_with<T: Element>(shape: &[usize], mut f: impl FnMut(usize) -> T) ->
         )
         .with_help("use a smaller shape, or free variables you no longer need")
     })?;
-    v.extend((0..n).map(&mut f));
-    Ok(Array::from_vec(v, shape))
+    Ok(v)
 }
 
 /// A host array made from raw data after checking the length (used by loaders).

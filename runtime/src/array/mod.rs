@@ -212,7 +212,10 @@ impl Array {
                 let s = &s[h.offset..h.offset + h.size()];
                 Ok(convert_slice::<S, T>(s))
             } else {
-                Ok(h.offsets().map(|o| convert::<S, T>(s[o])).collect())
+                // Tiled over the last two axes (a transposed view reads in L1).
+                let mut v = alloc::filled::<T>(&h.shape[..])?;
+                gcalc_kernels::cpu::tile::gather(s, &h.shape[..], &h.strides[..], h.offset, &mut v, convert::<S, T>);
+                Ok(v)
             }
         })
     }

@@ -11,3 +11,4 @@ pub mod linalg;
 pub mod pool;
 pub mod random;
 pub mod reduce;
+pub mod reduce_rows;

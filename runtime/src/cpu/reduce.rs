@@ -4,6 +4,7 @@
 //! max/min, in a fixed chunking so results do not depend on the thread
 //! count; long contiguous lanes and many outputs run on rayon.
 
+use super::reduce_rows::{RowPlan, run_rows};
 use crate::array::{Array, Element, HostData, layout};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -45,6 +46,15 @@ pub fn reduce(
             out_shape.push(a.shape()[d]);
         }
     }
+    if !matches!(op, ReduceOp::Argmax | ReduceOp::Argmin) {
+        // Reduced axes walked in memory order (outermost first): any fixed
+        // order sums the same elements; argmax/argmin keep C order for
+        // their flat index.
+        let mut r: Vec<(usize, isize)> = rs.into_iter().zip(rst).collect();
+        r.sort_by_key(|&(_, st)| std::cmp::Reverse(st.unsigned_abs()));
+        (rs, rst) = r.into_iter().unzip();
+    }
+    let rows = RowPlan::new(&ks, &kst, &rs, &rst, a.offset(), m);
     let plan = Plan {
         ks,
         kst,
@@ -52,6 +62,7 @@ pub fn reduce(
         rst,
         offset: a.offset(),
         m,
+        rows,
     };
     let data = a.host_read()?;
     let host = crate::with_dtype!(a.dtype(), S => {
@@ -68,6 +79,8 @@ struct Plan {
     rst: Vec<isize>,
     offset: usize,
     m: usize,
+    /// Set when a kept axis lies inside the reduced ones: reduce by rows.
+    rows: Option<RowPlan>,
 }
 
 /// The reduced elements of one output position.
@@ -128,6 +141,9 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
     let is_float = S::DTYPE.is_float();
     let float_out = if is_float { S::DTYPE } else { float_x };
     let m = p.m as f64;
+    if let Some(rows) = &p.rows {
+        return Ok(run_rows(op, d, rows, ddof, float_x));
+    }
     Ok(match op {
         ReduceOp::Sum | ReduceOp::Mean if is_float => {
             let v = p.lanes(d, |l| l.sum_f64(|x| x.to_f64()));
@@ -195,6 +211,11 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         ReduceOp::Argmax | ReduceOp::Argmin => {
             let max = op == ReduceOp::Argmax;
             HostData::I64(p.lanes(d, |l| {
+                if let Lane::Slice(s) = &l
+                    && let Some(i) = arg_slice(s, max)
+                {
+                    return i;
+                }
                 let (mut best, mut bi, mut i) = (None::<S>, 0i64, 0i64);
                 l.for_each(|x| {
                     let better = match best {
@@ -299,4 +320,38 @@ fn f64_slice<S: Element>(s: &[S]) -> Option<&[f64]> {
         // SAFETY: S is f64 (checked through its dtype), so the layouts are identical.
         unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) }
     })
+}
+
+/// Argmax (`max`) or argmin of a contiguous lane of f32/f64/i32/i64 in two
+/// vectorised passes (the extreme, then its first position; the first NaN
+/// when there is one, as NumPy); `None` for other dtypes or an empty lane.
+fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
+    macro_rules! go {
+        ($t:ty) => {{
+            // SAFETY: S is $t (checked through its dtype), so the layouts are identical.
+            let x: &[$t] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const $t, s.len()) };
+            let e = if max {
+                extreme::<$t, true>(x, x[0])
+            } else {
+                extreme::<$t, false>(x, x[0])
+            };
+            #[allow(clippy::eq_op)]
+            let i = if e != e {
+                x.iter().position(|v| v != v)
+            } else {
+                x.iter().position(|&v| v == e)
+            };
+            i.map(|i| i as i64)
+        }};
+    }
+    if s.is_empty() {
+        return None;
+    }
+    match S::DTYPE {
+        DType::Float32 => go!(f32),
+        DType::Float64 => go!(f64),
+        DType::Int32 => go!(i32),
+        DType::Int64 => go!(i64),
+        _ => None,
+    }
 }
