@@ -1,8 +1,10 @@
-//! Reductions on the CPU: each output position's lane (a contiguous slice
-//! or a strided walk) folded in float64 for floats (sum/mean/var/std, as
-//! NumPy's pairwise sums are close to it) and in the element type for
-//! max/min, in a fixed chunking so results do not depend on the thread
-//! count; long contiguous lanes and many outputs run on rayon.
+//! Reductions on the CPU: each output position's lane (a contiguous slice,
+//! or runs along its innermost reduced axis) folded in float64 for floats
+//! (sum/mean/var/std, as NumPy's pairwise sums are close to it) and in the
+//! element type for max/min, in a fixed chunking so results do not depend on
+//! the thread count; long lanes and many outputs run on rayon. Reduced axes
+//! are walked in memory order; when a kept axis lies inside them, the row
+//! path (`reduce_rows.rs`) takes over.
 
 use super::reduce_rows::{RowPlan, run_rows};
 use crate::array::{Array, Element, HostData, layout};
@@ -84,9 +86,33 @@ struct Plan {
 }
 
 /// The reduced elements of one output position.
+#[derive(Clone)]
 enum Lane<'a, S> {
     Slice(&'a [S]),
-    Strided(&'a [S], layout::OffsetIter),
+    /// Runs of `len` elements `stride` apart, one from each offset of `bases`.
+    Runs {
+        d: &'a [S],
+        bases: layout::OffsetIter,
+        len: usize,
+        stride: isize,
+    },
+}
+
+/// Sum of `f` over a strided run, in 8 accumulators (a fixed order).
+fn strided_sum<S: Copy>(d: &[S], b: usize, len: usize, st: isize, f: impl Fn(S) -> f64) -> f64 {
+    let at = |k: usize| d[(b as isize + k as isize * st) as usize];
+    let mut acc = [0f64; 8];
+    let full = len / 8 * 8;
+    for k in (0..full).step_by(8) {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a += f(at(k + j));
+        }
+    }
+    let mut s: f64 = acc.iter().sum();
+    for k in full..len {
+        s += f(at(k));
+    }
+    s
 }
 
 impl<S: Element> Lane<'_, S> {
@@ -97,13 +123,49 @@ impl<S: Element> Lane<'_, S> {
                 parts.iter().sum()
             }
             Lane::Slice(s) => fold_sum(s, f),
-            Lane::Strided(d, it) => it.map(|o| f(d[o])).sum(),
+            Lane::Runs {
+                d,
+                bases,
+                len,
+                stride,
+            } => {
+                let run = |b: usize| {
+                    if stride == 1 {
+                        fold_sum(&d[b..b + len], &f)
+                    } else {
+                        strided_sum(d, b, len, stride, &f)
+                    }
+                };
+                if len * bases.size_hint().0 >= PAR_LANE {
+                    // Runs in groups of a size fixed by the shape, summed in order.
+                    let bs: Vec<usize> = bases.collect();
+                    let per = (CHUNK / len).max(1);
+                    let parts: Vec<f64> = bs
+                        .par_chunks(per)
+                        .map(|c| c.iter().map(|&b| run(b)).sum::<f64>())
+                        .collect();
+                    parts.iter().sum()
+                } else {
+                    bases.map(run).sum()
+                }
+            }
         }
     }
     fn for_each(self, mut f: impl FnMut(S)) {
         match self {
             Lane::Slice(s) => s.iter().for_each(|&x| f(x)),
-            Lane::Strided(d, it) => it.for_each(|o| f(d[o])),
+            Lane::Runs {
+                d,
+                bases,
+                len,
+                stride,
+            } => {
+                for b in bases {
+                    for k in 0..len {
+                        f(d[(b as isize + k as isize * stride) as usize]);
+                    }
+                }
+            }
         }
     }
 }
@@ -124,7 +186,13 @@ impl Plan {
             } else if contiguous {
                 Lane::Slice(&d[base..base + self.m])
             } else {
-                Lane::Strided(d, layout::OffsetIter::new(&self.rs, &self.rst, base))
+                let (k, st) = (ms.len() - 1, &mst[0]);
+                Lane::Runs {
+                    d,
+                    bases: layout::OffsetIter::new(&ms[..k], &st[..k], base),
+                    len: ms[k],
+                    stride: st[k],
+                }
             }
         };
         let bases = layout::OffsetIter::new(&self.ks, &self.kst, self.offset);
@@ -175,24 +243,8 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         })),
         ReduceOp::Var | ReduceOp::Std => {
             let v = p.lanes(d, |l| {
-                let (mean, ss) = match l {
-                    Lane::Slice(s) => {
-                        let mean = Lane::Slice(s).sum_f64(|x| x.to_f64()) / m;
-                        (
-                            mean,
-                            Lane::Slice(s).sum_f64(move |x| (x.to_f64() - mean).powi(2)),
-                        )
-                    }
-                    Lane::Strided(dd, it) => {
-                        let offs: Vec<usize> = it.collect();
-                        let mean = offs.iter().map(|&o| dd[o].to_f64()).sum::<f64>() / m;
-                        (
-                            mean,
-                            offs.iter().map(|&o| (dd[o].to_f64() - mean).powi(2)).sum(),
-                        )
-                    }
-                };
-                let _ = mean;
+                let mean = l.clone().sum_f64(|x| x.to_f64()) / m;
+                let ss = l.sum_f64(move |x| (x.to_f64() - mean).powi(2));
                 let var = ss / (m - ddof as f64);
                 let var = if m - ddof as f64 <= 0.0 {
                     f64::NAN
