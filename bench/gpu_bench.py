@@ -3,6 +3,8 @@ in the same run as gcalc (bench/gpu_bench.sh prints the ratios). Times are
 CUDA-event medians after warm-up, in microseconds; prints `REF <lib> <name> <us>`."""
 import time
 
+import numpy as _np
+
 def med(v):
     v = sorted(v)
     return v[len(v) // 2]
@@ -40,6 +42,27 @@ def torch_bench():
         r = torch.exp(s)
     torch.cuda.synchronize()
     print("REF torch exp_1024_loop %.2f" % ((time.perf_counter() - t0) * 1e6 / it))
+    mk = lambda v: torch.as_tensor(v, dtype=torch.float32, device="cuda")
+    linalg_workloads("torch", mk, t, torch.linalg, torch.einsum)
+
+def linalg_workloads(lib, mk, t, la, einsum):
+    """Issue 18's linear-algebra workloads in float32 (`mk`: a NumPy array to
+    the library's float32 device array; `la`: its linalg module)."""
+    g = _np.random.default_rng(0).standard_normal
+    a = mk(g((2048, 2048)) + 50 * _np.eye(2048)); b = mk(g((2048, 1)))
+    print("REF %s la_solve_2048_f32 %.2f" % (lib, t(lambda: la.solve(a, b), 10)))
+    a = mk(g((1024, 1024)) + 30 * _np.eye(1024))
+    print("REF %s la_inv_1024_f32 %.2f" % (lib, t(lambda: la.inv(a), 10)))
+    print("REF %s la_svd_1024_f32 %.2f" % (lib, t(lambda: la.svd(a), 5)))
+    s = a + a.T
+    print("REF %s la_eigh_1024_f32 %.2f" % (lib, t(lambda: la.eigh(s), 5)))
+    c = g((4096, 4096)); c = mk(c @ c.T + 4096 * _np.eye(4096))
+    print("REF %s la_cholesky_4096_f32 %.2f" % (lib, t(lambda: la.cholesky(c), 5)))
+    t4 = mk(g((4096, 256))); b4 = mk(g((4096, 1)))
+    print("REF %s la_lstsq_4096x256_f32 %.2f" % (lib, t(lambda: la.lstsq(t4, b4), 5)))
+    e1 = mk(g((64, 256, 256))); e2 = mk(g((64, 256, 256)))
+    print("REF %s la_einsum_bij_bjk_64x256x256_f32 %.2f" % (lib, t(lambda: einsum("bij,bjk->bik", e1, e2), 20)))
+
 
 def cupy_bench():
     import cupy as cp
@@ -61,6 +84,7 @@ def cupy_bench():
     print("REF cupy exp_10M_f32 %.2f" % t(lambda: cp.exp(x)))
     print("REF cupy fused_exp_z2_y_10M_f32 %.2f" % t(lambda: f(z, y)))
     print("REF cupy sum_10M_f32 %.2f" % t(lambda: cp.sum(x)))
+    linalg_workloads("cupy", lambda v: cp.asarray(v, dtype=cp.float32), t, cp.linalg, cp.einsum)
 
 def jax_bench():
     import jax, jax.numpy as jnp

@@ -36,6 +36,31 @@ print("GCALC check1_$dev", t * 1e6)
 G
   "$bin/gcalc" "$log.c1" 2>&1 | grep '^GCALC' >>"$log" || true
 done
+# Linear algebra (issue 18), float32 on gpu(0): each statement timed by
+# `time {}` (which syncs) after one warm-up call.
+cat >"$log.la" <<'G'
+set device = gpu
+seed(1)
+fn la(name, f, n) {
+    r = f(); sync()
+    t = time { for i in range(n) { r = f() } }
+    print("GCALC " + name, t / n * 1e6)
+}
+a = randn((2048, 2048)) + 50 * eye(2048); b = randn((2048, 1))
+la("la_solve_2048_f32", fn() = solve(a, b), 10)
+a = randn((1024, 1024)) + 30 * eye(1024)
+la("la_inv_1024_f32", fn() = inv(a), 10)
+la("la_svd_1024_f32", fn() = svd(a), 5)
+s = a + a.T
+la("la_eigh_1024_f32", fn() = eigh(s), 5)
+c = randn((4096, 4096)); c = c @ c.T + 4096 * eye(4096)
+la("la_cholesky_4096_f32", fn() = cholesky(c), 5)
+t4 = randn((4096, 256)); b4 = randn(4096)
+la("la_lstsq_4096x256_f32", fn() = lstsq(t4, b4), 5)
+e1 = randn((64, 256, 256)); e2 = randn((64, 256, 256))
+la("la_einsum_bij_bjk_64x256x256_f32", fn() = einsum("bij,bjk->bik", e1, e2), 20)
+G
+"$bin/gcalc" "$log.la" 2>&1 | grep '^GCALC' >>"$log" || true
 # First GPU statement in a fresh process with a warm kernel cache.
 echo 'x = rand(1000, device=gpu()); y = exp(x); y.sync()' >"$log.first"
 "$bin/gcalc" "$log.first" >/dev/null 2>&1 || true
@@ -90,4 +115,4 @@ if lr and lj:
 if "check1_gpu" in g and "check1_cpu" in g:
     print("check1: GPU %.1f ms, CPU %.1f ms, CPU/GPU = %.1fx" % (g["check1_gpu"] / 1e3, g["check1_cpu"] / 1e3, g["check1_cpu"] / g["check1_gpu"]))
 P
-rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr"
+rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr" "$log.la"

@@ -7,7 +7,7 @@
 use gcalc_runtime::array::layout;
 use gcalc_runtime::dtype::{DType, Kind};
 use gcalc_runtime::opid::ReduceOp;
-use gcalc_runtime::ops::elementwise::{Domain, EwDef, ew_def, result_kinds};
+use gcalc_runtime::ops::elementwise::{Domain, EwDef, Rule, ew_def, result_kinds};
 use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
 use gcalc_runtime::ops::{self, linalg, reduce};
 use gcalc_runtime::{Array, Device, HostData};
@@ -49,6 +49,7 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         (Domain::Small, _) => (-1.3, 1.3),
         (Domain::Power, 0) => (if int { -4.0 } else { 0.1 }, 4.0),
         (Domain::Power, _) => (if int { 0.0 } else { -2.0 }, if int { 4.99 } else { 2.0 }),
+        (Domain::ShiftCount, 1) => (0.0, 8.99),
         _ => (-9.0, 9.0),
     };
     loop {
@@ -108,7 +109,20 @@ fn close(got: f64, want: f64, tol: f64) -> bool {
 
 fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     let kinds: Vec<Kind> = args.iter().map(kind).collect();
-    let (_, ok) = result_kinds(name, def, &kinds, FX).unwrap();
+    // Bitwise ops and shifts refuse floats (NumPy too): a dtype error, on every path.
+    let Ok((_, ok)) = result_kinds(name, def, &kinds, FX) else {
+        assert!(
+            matches!(def.rule, Rule::Bitwise | Rule::Shift),
+            "{name} {what}: dtype rule failed"
+        );
+        let e = fuse::apply(name, args, FX).expect_err(&format!("{name} {what}: floats accepted"));
+        assert_eq!(
+            e.kind,
+            gcalc_runtime::ErrorKind::DType,
+            "{name} {what}: {e}"
+        );
+        return;
+    };
     let mut shape: Vec<usize> = vec![];
     for a in &args {
         if let Operand::Array(x) = a {
@@ -130,9 +144,17 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
         assert_eq!(dt, d, "{name} {what}: dtype");
     }
     let tol = dt.tolerance().max(1e-15);
+    // All-bool operands have their own truth where the op says so (`~` is logical not).
+    let all_bool = kinds
+        .iter()
+        .all(|k| matches!(k, Kind::WeakBool | Kind::Strong(DType::Bool)));
+    let reference = match def.bool_reference {
+        Some(r) if all_bool => r,
+        _ => def.reference,
+    };
     for (i, &g) in got.iter().enumerate() {
         let a: Vec<f64> = ins.iter().map(|v| v[i]).collect();
-        let want = (def.reference)(&a);
+        let want = reference(&a);
         let want = if dt == DType::Int32 {
             want as i64 as i32 as f64
         } else {
@@ -225,11 +247,20 @@ fn every_elementwise_op_on_every_dtype_and_layout() {
                 }
                 count += 1;
             }
-            // Scalars only: Python-style results.
+            // Scalars only: Python-style results (ints for the ops that take no floats).
             let args = (0..n)
-                .map(|i| Operand::Float(sample(&mut r, def.domain, i, DType::Float64)))
+                .map(|i| match def.rule {
+                    Rule::Bitwise | Rule::Shift => {
+                        Operand::Int(sample(&mut r, def.domain, i, DType::Int64) as i64)
+                    }
+                    _ => Operand::Float(sample(&mut r, def.domain, i, DType::Float64)),
+                })
                 .collect();
             check_ew(name, def, args, "scalars");
+            if matches!(def.rule, Rule::Bitwise) {
+                let args = (0..n).map(|i| Operand::Bool(i % 2 == 0)).collect();
+                check_ew(name, def, args, "bool scalars");
+            }
         }
     }
     assert!(count >= 40 * 6, "walked {count} op/dtype pairs");

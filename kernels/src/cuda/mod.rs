@@ -5,6 +5,7 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod index_at;
 
 /// Included at the top of every generated elementwise kernel.
 pub const PRELUDE: &str = include_str!("prelude.cuh");
@@ -14,10 +15,18 @@ pub const REDUCE: &str = include_str!("reduce.cu");
 pub const PHILOX: &str = include_str!("philox.cu");
 /// argmax/argmin templates (full and axis), instantiated by `argreduce_source`.
 pub const ARGREDUCE: &str = include_str!("argreduce.cu");
-/// Indexing kernels: gathers, strided and offset stores, the gather's gradient.
-pub const INDEX: &str = include_str!("index.cu");
+/// What every indexing kernel shares: the selection passed by value, the
+/// position of a selected element, the index fault record.
+pub const INDEX_SEL: &str = include_str!("index_sel.cuh");
+/// Indexing kernels: view stores, gathers and stores through a selection,
+/// the bounds check, last-wins for repeated positions.
+pub const INDEX: &str = concat!(include_str!("index_sel.cuh"), include_str!("index.cu"));
+/// The positions of a mask's true elements (count, scan, write).
+pub const MASK: &str = include_str!("mask.cu");
 /// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
 pub const GEMV: &str = include_str!("gemv.cu");
+/// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
+pub const LINALG: &str = include_str!("linalg.cu");
 
 use crate::dtype::DType;
 

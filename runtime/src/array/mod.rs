@@ -11,6 +11,7 @@ pub mod index;
 pub mod layout;
 pub mod print;
 mod scalar;
+pub mod select;
 pub mod shape_ops;
 
 use crate::device::Device;

@@ -3,7 +3,8 @@
 //! small tree utilities (sizes, shapes, identity) behind lazy adjoints.
 
 use crate::array::Array;
-use crate::array::index::Index;
+use crate::array::Scalar;
+use crate::array::index::Resolved;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 pub(super) use crate::ops::fuse::tree_shape;
@@ -114,19 +115,29 @@ pub(crate) fn cast(a: Array, dtype: DType) -> Result<Array> {
     }
 }
 
-/// The gradient of `x[idx]` for `x` of `shape`: `g` added into zeros at the
-/// selected positions (repeated indices add up, in index order, in float64).
-/// The positions are worked out on the host from the index alone; a GPU `g`
-/// stays on its device (`backend::index::scatter_add`, deterministic).
+/// The gradient of `x[idx]` for x of `shape`: `g` added into zeros at the
+/// selected positions, on g's device (index arrays are read there). A basic
+/// index is a store into a view; an advanced one adds in float64 (every
+/// repeat of a position adds: in index order on the CPU, by atomics on a
+/// GPU), then casts to `dtype`.
 pub(super) fn scatter_add(
     g: &Array,
     shape: &[usize],
     dtype: DType,
-    idx: &[Index],
+    idx: &Resolved,
 ) -> Result<Array> {
-    let size: usize = shape.iter().product();
-    let pos = Array::from_vec((0..size as i64).collect::<Vec<i64>>(), shape.to_vec());
-    let offs = pos.index(idx)?;
-    let g = g.broadcast_to(offs.shape())?;
-    crate::backend::index::scatter_add(&g, &offs.to_vec::<i64>()?, shape, dtype)
+    let strides = crate::array::layout::contiguous_strides(shape);
+    let sel = crate::array::index::select_in(shape, &strides, 0, idx)?;
+    let g = g.broadcast_to(&sel.shape)?;
+    if sel.entries.is_empty() {
+        let z = crate::backend::create::full(shape, Scalar::Int(0), dtype, g.device())?;
+        if let Some(v) = sel.as_view(&z) {
+            crate::backend::index::store_view(&v, &g)?;
+        }
+        return Ok(z);
+    }
+    let z = crate::backend::create::full(shape, Scalar::Int(0), DType::Float64, g.device())?;
+    let g64 = cast(g, DType::Float64)?;
+    crate::backend::index::at(&z, &sel, &g64, crate::opid::AtOp::Add)?;
+    cast(z, dtype)
 }

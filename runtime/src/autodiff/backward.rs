@@ -60,7 +60,14 @@ impl Tape {
             Some(s) => s.clone(),
             None => fill_like(root, 1.0, fx)?,
         }));
+        // The gradients reaching each `Multi` node's items, by node index.
+        let mut parts: crate::fxhash::FxHashMap<usize, Vec<Option<Array>>> = Default::default();
         for i in (0..=r).rev() {
+            if let Some(gs) = parts.remove(&i) {
+                let kind = std::mem::replace(&mut self.nodes[i].kind, NodeKind::Leaf);
+                self.backward_multi(interp, fx, &mut adj, kind, gs)?;
+                continue;
+            }
             let Some(g) = adj[i].take() else { continue };
             let kind = std::mem::replace(&mut self.nodes[i].kind, NodeKind::Leaf);
             match kind {
@@ -110,12 +117,43 @@ impl Tape {
                         kw,
                         out,
                         g,
+                        outs: Vec::new(),
+                        gs: Vec::new(),
                     };
                     let grads = rule(interp, &call)?;
                     for (gv, id) in grads.into_iter().zip(inputs) {
                         if let Some(gv) = gv {
                             self.add_tree(fx, &mut adj, id, value_leaf(gv)?)?;
                         }
+                    }
+                }
+                NodeKind::Part { multi, k } => {
+                    let g = self.materialize(i, g, fx, false)?;
+                    if let Some(j) = self.index_of(multi)
+                        && let NodeKind::Multi { outs, .. } = &self.nodes[j].kind
+                    {
+                        let n = outs.len();
+                        let slot = parts.entry(j).or_insert_with(|| vec![None; n]);
+                        if let Some(s) = slot.get_mut(k) {
+                            *s = Some(g);
+                        }
+                    }
+                }
+                NodeKind::Multi { .. } => {}
+                NodeKind::View { flat, layout } => {
+                    let g = self.materialize(i, g, fx, false)?;
+                    let _rec = interp.grad_record(GradOf::Index, &g);
+                    if let Some(j) = self.index_of(flat) {
+                        let (len, dtype) = (self.nodes[j].shape[0], self.nodes[j].dtype);
+                        let v = super::writes::view_grad(&g, &layout, len, dtype)?;
+                        self.add_tree(fx, &mut adj, flat, leaf(v))?;
+                    }
+                }
+                NodeKind::Write(w) => {
+                    let g = self.materialize(i, g, fx, false)?;
+                    let _rec = interp.grad_record(GradOf::Index, &g);
+                    for (id, v) in super::writes::write_grads(&w, &g, fx)? {
+                        self.add_tree(fx, &mut adj, id, leaf(v))?;
                     }
                 }
                 NodeKind::Index { base, idx } => {
@@ -139,6 +177,52 @@ impl Tape {
             }
         }
         Ok(grads)
+    }
+
+    /// A tuple-returning op's backward: its rule gets every item's gradient
+    /// (`GradCall::gs`) in one call.
+    fn backward_multi(
+        &self,
+        interp: &mut Interp,
+        fx: DType,
+        adj: &mut [Option<EwNode>],
+        kind: NodeKind,
+        gs: Vec<Option<Array>>,
+    ) -> Result<()> {
+        let NodeKind::Multi {
+            op,
+            rule,
+            pos,
+            kw,
+            outs,
+            inputs,
+        } = kind
+        else {
+            return Ok(());
+        };
+        let (Some(out), Some(g)) = (outs.iter().flatten().next(), gs.iter().flatten().next())
+        else {
+            return Ok(());
+        };
+        let _rec = interp.grad_record(GradOf::Op(op.name), out);
+        let call = GradCall {
+            needs: inputs
+                .iter()
+                .map(|&id| self.index_of(id).is_some())
+                .collect(),
+            pos,
+            kw,
+            out: out.clone(),
+            g: g.clone(),
+            outs: outs.clone(),
+            gs: gs.clone(),
+        };
+        for (gv, id) in rule(interp, &call)?.into_iter().zip(inputs) {
+            if let Some(gv) = gv {
+                self.add_tree(fx, adj, id, value_leaf(gv)?)?;
+            }
+        }
+        Ok(())
     }
 
     /// One elementwise node's backward: the adjoint tree of each tracked input

@@ -9,10 +9,14 @@ mod arrays;
 mod backward;
 pub mod builtins;
 pub mod ewb;
+mod pytree;
 pub mod rules;
+pub mod rules_linalg;
+mod rules_spectral;
+pub(crate) mod writes;
 
 use crate::array::Array;
-use crate::array::index::Index;
+use crate::array::index::Resolved;
 use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::ops::fuse::{self, EwNode, Operand};
@@ -35,6 +39,12 @@ pub struct GradCall {
     pub kw: Vec<(String, Value)>,
     pub out: Array,
     pub g: Array,
+    /// An op that returns a tuple (`qr`, `svd`, `eigh`, `slogdet`): each
+    /// item's array (`None` for a non-float item) and its upstream gradient
+    /// (`None` where none reached it); `out` and `g` are then the first
+    /// ones present. Empty for an op that returns one array.
+    pub outs: Vec<Option<Array>>,
+    pub gs: Vec<Option<Array>>,
 }
 
 /// Tapes are told apart by a serial in the high half of node ids, so ids left
@@ -44,6 +54,8 @@ static SERIAL: AtomicU64 = AtomicU64::new(0);
 pub struct Tape {
     serial: u64,
     nodes: Vec<TapeNode>,
+    /// Buffers written, owned and kept by nodes (see writes/).
+    buffers: writes::Buffers,
 }
 
 struct TapeNode {
@@ -67,14 +79,30 @@ enum NodeKind {
         /// Node ids of `flat_inputs(pos)` (0: untracked).
         inputs: Vec<u64>,
     },
+    /// An op that returned a tuple: its items are `Part` nodes, whose
+    /// gradients are gathered for one call of the rule.
+    Multi {
+        op: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        outs: Vec<Option<Array>>,
+        inputs: Vec<u64>,
+    },
+    /// Item `k` of the tuple a `Multi` node (id `multi`) returned.
+    Part { multi: u64, k: usize },
     /// `base[idx]`.
-    Index { base: u64, idx: Vec<Index> },
+    Index { base: u64, idx: Resolved },
     /// `sum(tree)` or `mean(tree)` over every element, fused (`scale`: 1 or 1/n).
     Reduce {
         tree: EwNode,
         scale: f64,
         out: Array,
     },
+    /// An array read from a written buffer: `layout` of the flat node `flat`.
+    View { flat: u64, layout: writes::Layout },
+    /// A write into a buffer: the whole buffer, flat, after it.
+    Write(Box<writes::WriteNode>),
 }
 
 impl Tape {
@@ -82,16 +110,26 @@ impl Tape {
         Tape {
             serial: SERIAL.fetch_add(1, Ordering::Relaxed) + 1,
             nodes: Vec::new(),
+            buffers: writes::Buffers::default(),
         }
     }
 
     fn push(&mut self, kind: NodeKind, out: &Array) -> u64 {
-        self.nodes.push(TapeNode {
-            kind,
-            shape: out.shape().to_vec(),
-            dtype: out.dtype(),
-        });
-        (self.serial << 32) | self.nodes.len() as u64
+        self.push_shaped(kind, out.shape().to_vec(), out.dtype(), Some(out))
+    }
+
+    /// A node of this shape and dtype; `out`: the array it made, if any.
+    fn push_shaped(
+        &mut self,
+        kind: NodeKind,
+        shape: Vec<usize>,
+        dtype: crate::DType,
+        out: Option<&Array>,
+    ) -> u64 {
+        self.nodes.push(TapeNode { kind, shape, dtype });
+        let id = (self.serial << 32) | self.nodes.len() as u64;
+        self.note_node(id, self.nodes.len() - 1, out);
+        id
     }
 
     /// A differentiated argument: `a` tagged as a new leaf.
@@ -113,7 +151,10 @@ impl Tape {
     fn tracks_value(&self, v: &Value) -> bool {
         match v {
             Value::Array(a) => self.tracks(a),
-            Value::Tuple(t) | Value::List(t) => t.iter().any(|x| self.tracks_value(x)),
+            Value::Tuple(_) | Value::List(_) => v
+                .seq_items()
+                .is_some_and(|t| t.iter().any(|x| self.tracks_value(x))),
+            Value::Dict(d) => d.snapshot().values().any(|(_, x)| self.tracks_value(x)),
             _ => false,
         }
     }
@@ -133,17 +174,27 @@ impl Default for Tape {
     }
 }
 
-/// The arrays among a call's positional arguments, lists and tuples flattened
-/// one level (what a rule's result is aligned with).
+/// The arrays among a call's positional arguments, tuples flattened one
+/// level (what a rule's result is aligned with). Recorded arguments hold no
+/// lists: `frozen` made them tuples.
 pub fn flat_inputs(pos: &[Value]) -> Vec<&Value> {
     let mut out = Vec::new();
     for v in pos {
         match v {
-            Value::Tuple(t) | Value::List(t) => out.extend(t.iter()),
+            Value::Tuple(t) => out.extend(t.iter()),
             v => out.push(v),
         }
     }
     out
+}
+
+/// An argument as the tape records it: a list becomes a tuple of its items
+/// now, so that changing the list later does not change the recorded call.
+fn frozen(v: &Value) -> Value {
+    match v {
+        Value::List(l) => Value::Tuple(l.snapshot()),
+        other => other.clone(),
+    }
 }
 
 /// Whether a result may carry a gradient (floats only: ints and bools are constants).
@@ -153,7 +204,8 @@ fn differentiable(a: &Array) -> bool {
 
 impl Interp {
     /// Evaluate a fused elementwise tree, recording it when the tape tracks a leaf.
-    pub(crate) fn eval_tree(&mut self, node: EwNode) -> Result<Operand> {
+    pub(crate) fn eval_tree(&mut self, mut node: EwNode) -> Result<Operand> {
+        self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_eval(node);
         }
@@ -179,7 +231,8 @@ impl Interp {
     /// `sum(tree)` / `mean(tree)` over every element of an elementwise tree
     /// (one launch on a GPU: `fuse::reduce_tree`), recorded when the tape
     /// tracks a leaf of the tree.
-    pub(crate) fn reduce_tree(&mut self, node: EwNode, mean: bool) -> Result<Array> {
+    pub(crate) fn reduce_tree(&mut self, mut node: EwNode, mean: bool) -> Result<Array> {
+        self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_reduce(node, mean);
         }
@@ -214,7 +267,15 @@ impl Interp {
 
     /// A builtin call while a tape is active: recorded when an input is tracked
     /// and the op has a gradient rule.
-    pub(crate) fn call_def_taped(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+    pub(crate) fn call_def_taped(&mut self, def: &'static OpDef, mut args: Args) -> Result<Value> {
+        if self.tape.as_ref().is_some_and(|t| t.has_writes()) {
+            args.pos = args.pos.iter().map(|v| self.refresh_value(v)).collect();
+            args.kw = args
+                .kw
+                .iter()
+                .map(|(k, v)| (k.clone(), self.refresh_value(v)))
+                .collect();
+        }
         let tracked = self.tape.as_ref().is_some_and(|t| {
             args.pos.iter().any(|v| t.tracks_value(v))
                 || args.kw.iter().any(|(_, v)| t.tracks_value(v))
@@ -230,8 +291,16 @@ impl Interp {
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
             (OpKind::Func(_) | OpKind::Reduce(_), None) => return self.call_def_raw(def, args),
         };
-        let (pos, kw) = (args.pos.clone(), args.kw.clone());
+        let pos: Vec<Value> = args.pos.iter().map(frozen).collect();
+        let kw: Vec<(String, Value)> = args
+            .kw
+            .iter()
+            .map(|(k, v)| (k.clone(), frozen(v)))
+            .collect();
         let out = self.call_def_raw(def, args)?;
+        if let Value::Tuple(_) = &out {
+            return Ok(self.record_multi(def, rule, pos, kw, out));
+        }
         let (Value::Array(a), Some(tape)) = (&out, self.tape.as_mut()) else {
             return Ok(out);
         };
@@ -257,13 +326,68 @@ impl Interp {
         Ok(Value::Array(a.clone().with_node(id)))
     }
 
+    /// A call that returned a tuple of arrays: one `Multi` node for the call
+    /// and a `Part` node tagging each float item.
+    fn record_multi(
+        &mut self,
+        def: &'static OpDef,
+        rule: GradFn,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        out: Value,
+    ) -> Value {
+        let Value::Tuple(items) = &out else {
+            return out;
+        };
+        let outs: Vec<Option<Array>> = items
+            .iter()
+            .map(|v| match v {
+                Value::Array(a) if differentiable(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect();
+        let (Some(first), Some(tape)) = (outs.iter().flatten().next().cloned(), self.tape.as_mut())
+        else {
+            return out;
+        };
+        let inputs = flat_inputs(&pos)
+            .iter()
+            .map(|v| match v {
+                Value::Array(x) if tape.tracks(x) => x.node(),
+                _ => 0,
+            })
+            .collect();
+        let kind = NodeKind::Multi {
+            op: def,
+            rule,
+            pos,
+            kw,
+            outs: outs.clone(),
+            inputs,
+        };
+        let multi = tape.push(kind, &first);
+        let tagged = items
+            .iter()
+            .zip(&outs)
+            .enumerate()
+            .map(|(k, (v, o))| match o {
+                Some(a) => {
+                    let id = tape.push(NodeKind::Part { multi, k }, a);
+                    Value::Array(a.clone().with_node(id))
+                }
+                None => v.clone(),
+            })
+            .collect();
+        Value::Tuple(std::sync::Arc::new(tagged))
+    }
+
     /// `base[idx]` gave `out`: recorded when `base` is tracked.
-    pub(crate) fn record_index(&mut self, base: &Array, idx: &[Index], out: Array) -> Array {
+    pub(crate) fn record_index(&mut self, base: &Array, idx: &Resolved, out: Array) -> Array {
         match self.tape.as_mut() {
             Some(t) if t.tracks(base) && differentiable(&out) => {
                 let kind = NodeKind::Index {
                     base: base.node(),
-                    idx: idx.to_vec(),
+                    idx: idx.clone(),
                 };
                 let id = t.push(kind, &out);
                 out.with_node(id)

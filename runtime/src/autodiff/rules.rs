@@ -65,7 +65,9 @@ fn red(call: &GradCall, x: &Array) -> Result<Red> {
     let axes = match arg(call, 1, "axis") {
         None | Some(Value::None) => (0..nd).collect(),
         Some(Value::Int(i)) => vec![norm_axis(*i, nd, "grad")?],
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => t
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| match v {
                 Value::Int(i) => norm_axis(*i, nd, "grad"),
@@ -295,14 +297,14 @@ pub fn transpose(_: &mut Interp, call: &GradCall) -> Grads {
     let x = array(arg(call, 0, "x"))?;
     let nd = x.ndim();
     let mut axes: Vec<i64> = Vec::new();
-    let given: Vec<&Value> = match arg(call, 1, "axes") {
+    let given: Vec<Value> = match arg(call, 1, "axes") {
         None | Some(Value::None) => Vec::new(),
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => t.iter().collect(),
-        Some(_) => call.pos[1..].iter().collect(),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => v.seq_items().unwrap_or_default().to_vec(),
+        Some(_) => call.pos[1..].to_vec(),
     };
     for v in given {
         if let Value::Int(a) = v {
-            axes.push(norm_axis(*a, nd, "transpose")? as i64);
+            axes.push(norm_axis(a, nd, "transpose")? as i64);
         }
     }
     if axes.is_empty() {
@@ -319,7 +321,9 @@ pub fn transpose(_: &mut Interp, call: &GradCall) -> Grads {
 
 fn join_parts(call: &GradCall) -> Result<(Vec<Array>, usize)> {
     let arrays: Vec<Array> = match arg(call, 0, "arrays") {
-        Some(Value::List(t)) | Some(Value::Tuple(t)) => t
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| match v {
                 Value::Array(a) => a.clone(),

@@ -5,6 +5,7 @@ mod storage;
 pub mod copy;
 pub mod create;
 pub mod custom;
+pub mod decomp;
 pub mod devices;
 pub mod elementwise;
 pub mod index;

@@ -5,6 +5,7 @@
 
 pub mod copy;
 pub mod create;
+pub mod decomp;
 pub mod fused;
 pub mod index;
 pub mod linalg;

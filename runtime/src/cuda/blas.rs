@@ -18,7 +18,10 @@ pub struct Handle(cbs::cublasHandle_t);
 // SAFETY: used only under the device's mutex, with its context bound.
 unsafe impl Send for Handle {}
 
-fn with_handle<T>(g: &Gpu, f: impl FnOnce(cbs::cublasHandle_t) -> Result<T>) -> Result<T> {
+pub(crate) fn with_handle<T>(
+    g: &Gpu,
+    f: impl FnOnce(cbs::cublasHandle_t) -> Result<T>,
+) -> Result<T> {
     let mut lock = g
         .blas
         .lock()

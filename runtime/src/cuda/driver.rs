@@ -44,6 +44,8 @@ pub struct Gpu {
     pub(crate) cache: super::cache::BlockCache,
     /// The profiler's CUDA events (see timing.rs).
     pub(crate) timing: Mutex<super::timing::Timing>,
+    /// Index values found out of bounds by kernels (see index/fault.rs).
+    pub(crate) index_fault: OnceLock<super::index::fault::Fault>,
 }
 
 // SAFETY: the raw handles are only used with the context bound by `gpu()`, and
@@ -160,6 +162,7 @@ fn init(i: u32) -> Result<Gpu> {
         warmed: AtomicBool::new(false),
         cache: Default::default(),
         timing: Mutex::default(),
+        index_fault: OnceLock::new(),
     };
     g.set_release_threshold(ALLOW_GC.load(Ordering::Relaxed))?;
     GPU_USED.store(true, Ordering::Relaxed);
@@ -278,10 +281,25 @@ impl Gpu {
         self.profile_sync(t0, r.is_ok());
         match r {
             Ok(()) => {
-                if let Ok(mut r) = self.ring.lock() {
-                    r.clear();
+                // An index a kernel found out of bounds is this sync's error.
+                match self.index_fault.get().and_then(|f| f.take(self)) {
+                    Some(e) => {
+                        let ring = self.take_ring();
+                        Err(match ring.is_empty() {
+                            true => e,
+                            false => e.with_note(format!(
+                                "the failing work was queued by: {}",
+                                ring.join("; ")
+                            )),
+                        })
+                    }
+                    None => {
+                        if let Ok(mut r) = self.ring.lock() {
+                            r.clear();
+                        }
+                        Ok(())
+                    }
                 }
-                Ok(())
             }
             Err(e) => {
                 let ring_text = self

@@ -19,6 +19,9 @@ const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
 /// Sample arguments for the `i`th parameter `p` of an elementwise op.
 fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
     let v = match (e.rule, e.domain, i) {
+        // Bits of ints (bools work too; floats do not).
+        (Rule::Bitwise, ..) => ["array([12, 10, 7])", "array([10, 6, 3])"][i.min(1)],
+        (Rule::Shift, ..) => ["array([1, 8, -16])", "array([3, 1, 2])"][i.min(1)],
         (Rule::Logical, ..) => {
             ["array([true, false, true])", "array([true, true, false])"][i.min(1)]
         }
@@ -42,12 +45,14 @@ fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
 /// Sample arguments for a parameter named `p`, most telling first.
 fn by_name(p: &str) -> Vec<&'static str> {
     match p {
-        "x" | "a" | "b" | "m" => vec![
+        "x" | "a" | "b" | "m" | "A" | "*operands" => vec![
             MATRIX,
             "array([0.5, 1.0, 2.0])",
             "array([[0.5, 1.0, 2.0]])",
             "array([2.5])",
+            "array([[4.0, 2.0], [2.0, 3.0]])",
         ],
+        "subscripts" => vec!["\"ij->ji\""],
         "y" => vec!["array([[5.0, 6.0], [7.0, 8.0]])", "array([1.0, 2.0, 3.0])"],
         "shape" => vec!["(2, 3)", "(4,)", "(3, 2, 2)"],
         "values" => vec!["[[1, 2], [3, 4]]"],
@@ -65,6 +70,8 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "sigma" => vec!["1.0"],
         "dtype" => vec!["int32"],
         "device" => vec!["cpu()"],
+        "idx" => vec!["[0, 0, 2]"],
+        "v" => vec!["1.0"],
         _ => vec![],
     }
 }
@@ -121,9 +128,20 @@ pub fn example(d: &OpDef, f: Family, flags: &Flags) -> Option<String> {
             .collect::<Vec<_>>()
             .join("\n");
         s.reset();
-        let shown = scratch::value_text(&mut s, &code)?;
         let mut text: String = setup.iter().map(|l| format!(">>> {l}\n")).collect();
-        text.push_str(&format!(">>> {call}\n{shown}"));
+        match scratch::value_text(&mut s, &code) {
+            Some(shown) => text.push_str(&format!(">>> {call}\n{shown}")),
+            None => {
+                // An update in place gives none: show its first argument after it.
+                let first = ps.first()?;
+                setup
+                    .iter()
+                    .find(|l| l.starts_with(&format!("{first} = ")))?;
+                s.reset();
+                let shown = scratch::value_text(&mut s, &format!("{code}\n{first}"))?;
+                text.push_str(&format!(">>> {call}\n>>> {first}\n{shown}"));
+            }
+        }
         Some(text)
     })
 }
@@ -146,6 +164,7 @@ fn render(
         .zip(pick)
         .map(|(p, v)| {
             if v.starts_with("array(") || v.contains(" / ") {
+                let p = p.trim_start_matches('*');
                 setup.push(format!("{p} = {v}"));
                 p.to_string()
             } else {

@@ -2,7 +2,6 @@
 //! assignment, loops, function definitions and `set`.
 
 use super::{Flow, Interp, Source};
-use crate::array::Array;
 use crate::error::{Error, Result};
 use crate::ops::fuse::{self, EwNode};
 use crate::value::{Function, Value};
@@ -177,13 +176,15 @@ impl Interp {
             Target::Tuple(targets, span) => {
                 let items: Vec<Value> = match v {
                     // The values moved out when nothing else holds the tuple.
-                    Value::Tuple(t) | Value::List(t) => Arc::try_unwrap(t)
+                    Value::Tuple(t) => Arc::try_unwrap(t)
                         .map_or_else(|t| t.to_vec(), crate::nested::Items::into_vec),
+                    Value::List(l) => l.snapshot().to_vec(),
+                    Value::Dict(d) => d.keys(),
                     Value::Array(a) if a.ndim() > 0 => {
                         let n = a.shape()[0];
                         (0..n)
                             .map(|i| {
-                                a.index(&[crate::array::index::Index::Int(i as i64)])
+                                self.index_array(&a, &[crate::array::index::Index::Int(i as i64)])
                                     .map(Value::Array)
                             })
                             .collect::<Result<_>>()?
@@ -213,15 +214,12 @@ impl Interp {
             Target::Index { base, index, span } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
-                    return Err(Error::type_(format!(
-                        "cannot assign into {} with [...]",
-                        b.a_type_name()
-                    ))
-                    .at(base.span));
+                    return self.assign_item(b, index, v).map_err(|e| e.at(*span));
                 };
                 let idx = self.eval_index(index)?;
-                let src = self.to_array_like(&v, &arr).map_err(|e| e.at(*span))?;
-                arr.assign(&idx, &src).map_err(|e| e.at(*span))
+                self.check_not_temporary(&arr, "this assignment")
+                    .map_err(|e| e.at(base.span))?;
+                self.assign_index(&arr, &idx, &v).map_err(|e| e.at(*span))
             }
             Target::Attr { attr, span, .. } => Err(Error::type_(format!(
                 "attribute `{}` cannot be assigned",
@@ -229,16 +227,6 @@ impl Interp {
             ))
             .at(*span)
             .with_help("attributes like shape and dtype are read-only; use reshape or astype")),
-        }
-    }
-
-    /// A value written into `like`'s buffer: arrays as they are, scalars as 0-d arrays of like's dtype.
-    fn to_array_like(&self, v: &Value, like: &Array) -> Result<Array> {
-        match v {
-            Value::Array(a) => Ok(a.clone()),
-            other => {
-                crate::array::create::value_to_array(other, Some(like.dtype()), self.float_x())
-            }
         }
     }
 
@@ -256,13 +244,41 @@ impl Interp {
             Target::Index { base, index, .. } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
-                    return Err(Error::type_("`[...] op=` needs an array").at(base.span));
+                    // `d[k] += 1`, `xs[i] -= x`: read, compute, write back.
+                    let cur = self.index_value(b.clone(), index)?;
+                    let rhs = self.eval(value)?;
+                    let new = self.binary_values(op, cur, rhs).map_err(|e| e.at(span))?;
+                    return self.assign_item(b, index, new).map_err(|e| e.at(span));
                 };
                 let idx = self.eval_index(index)?;
-                Value::Array(arr.index(&idx)?)
+                self.check_not_temporary(&arr, "this augmented assignment")
+                    .map_err(|e| e.at(base.span))?;
+                return self
+                    .aug_index(&arr, &idx, op, value)
+                    .map_err(|e| e.at(span));
             }
             _ => return Err(Error::type_("cannot use an augmented assignment here").at(span)),
         };
+        // Python's in-place `xs += items` (extend) and `d |= other` (update):
+        // every name bound to the list or dict sees the change.
+        match (&cur, op) {
+            (Value::List(l), BinOp::Add) => {
+                let rhs = self.eval(value)?;
+                let new = self.collect_items(rhs).map_err(|e| e.at(value.span))?;
+                l.modify(|xs| xs.extend(new));
+                return Ok(());
+            }
+            (Value::Dict(d), BinOp::BitOr) => {
+                let Value::Dict(other) = self.eval(value)? else {
+                    return Err(Error::type_("`|=` on a dict needs a dict").at(value.span));
+                };
+                for (k, v) in other.snapshot().values() {
+                    d.insert(k.clone(), v.clone())?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
         let result = if op == BinOp::MatMul {
             let rhs = self.eval(value)?;
             self.matmul_values(cur.clone(), rhs)
@@ -311,10 +327,7 @@ impl Interp {
                 }
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
-                // Under a gradient tape, never write in place: the tape may hold x.
-                let sole = matches!(target, Target::Name(_))
-                    && (self.tape.is_some() || std::sync::Arc::strong_count(x.storage()) <= 2);
-                if sole {
+                if self.sole_holder(x) {
                     let r = match r.dtype() == x.dtype() {
                         true => Value::Array(r.clone()),
                         false => {
@@ -325,7 +338,7 @@ impl Interp {
                     };
                     return self.assign(target, r);
                 }
-                x.assign(&[], r).map_err(|e| e.at(span))
+                self.aug_in_place(x, r).map_err(|e| e.at(span))
             }
             _ => self.assign(target, result),
         }

@@ -2,10 +2,14 @@
 //! and the dispatch of expressions to the op table (with elementwise fusion).
 
 pub mod args;
+mod assign;
 mod call;
-mod eval;
+mod comprehension;
+pub(crate) mod eval;
 mod exec;
+mod fstring;
 mod index;
+mod membership;
 pub mod results;
 
 pub use args::Args;

@@ -5,6 +5,10 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod decomp;
+mod index;
 mod reduce;
 
+pub use decomp::{DecompOp, QrMode};
+pub use index::AtOp;
 pub use reduce::ReduceOp;

@@ -11,6 +11,7 @@ pub enum Family {
     Reduction,
     LinearAlgebra,
     Shape,
+    Indexing,
     Creation,
     Random,
     Files,
@@ -31,6 +32,7 @@ impl Family {
                 | Family::Reduction
                 | Family::LinearAlgebra
                 | Family::Shape
+                | Family::Indexing
                 | Family::Creation
                 | Family::Random
         )
@@ -42,6 +44,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
+            Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
             Family::Files => "files",
@@ -55,12 +58,18 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 13] {
+fn tables() -> [(&'static [OpDef], Family); 20] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
+        (super::decomp::OPS, Family::LinearAlgebra),
+        (super::norms::OPS, Family::LinearAlgebra),
+        (super::lstsq::OPS, Family::LinearAlgebra),
+        (super::tensor::OPS, Family::LinearAlgebra),
+        (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
         (super::io::OPS, Family::Files),
@@ -70,6 +79,7 @@ fn tables() -> [(&'static [OpDef], Family); 13] {
         (crate::builtins::lang::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
+        (crate::containers::methods::OPS, Family::Language),
     ]
 }
 

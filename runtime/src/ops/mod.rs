@@ -20,14 +20,24 @@ macro_rules! builtin {
 pub(crate) use builtin;
 
 pub mod creation;
+pub mod decomp;
+pub mod einsum;
 pub mod elementwise;
 pub mod family;
 pub mod fuse;
+pub mod index;
 pub mod io;
 pub mod linalg;
+pub mod linalg_args;
+pub mod linalg_calls;
+pub mod linalg_ns;
+pub mod lstsq;
+pub mod norms;
+pub mod py_scalar;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
+pub mod tensor;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};
@@ -77,16 +87,23 @@ fn tables() -> Vec<&'static [OpDef]> {
         elementwise::OPS,
         reduce::OPS,
         linalg::OPS,
+        decomp::OPS,
+        norms::OPS,
+        lstsq::OPS,
+        tensor::OPS,
+        einsum::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        index::OPS,
         random_ops::OPS,
         io::OPS,
         crate::plot::OPS,
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
+        crate::containers::methods::OPS,
     ]
 }
 

@@ -93,14 +93,61 @@ pub static OPS: &[OpDef] = &[
     ),
 ];
 
+/// Python's `max(a, b, ...)` and `min(a, b, ...)` of numbers: NumPy's
+/// `max(x, axis)` means nothing for a number `x` (an axis error), so two or
+/// more positional Python numbers and no keywords are Python's builtin
+/// (`max(lr * 0.9, 1e-4)`). Like Python, the first of equal extremes wins
+/// and a nan compares false (`max(1, nan)` is 1, `max(nan, 1)` nan).
+fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
+    let want_max = match op {
+        ReduceOp::Max => true,
+        ReduceOp::Min => false,
+        _ => return None,
+    };
+    if args.pos.len() < 2 || !args.kw.is_empty() {
+        return None;
+    }
+    let num = |v: &Value| match v {
+        Value::Int(i) => Some((Some(*i), *i as f64)),
+        Value::Bool(b) => Some((Some(*b as i64), *b as i64 as f64)),
+        Value::Float(f) => Some((None, *f)),
+        _ => None,
+    };
+    let mut best = &args.pos[0];
+    num(best)?;
+    for v in &args.pos[1..] {
+        let ((vi, vf), (bi, bf)) = (num(v)?, num(best)?);
+        let order = match (vi, bi) {
+            (Some(a), Some(b)) => a.partial_cmp(&b),
+            _ => vf.partial_cmp(&bf),
+        };
+        let wanted = if want_max {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Less
+        };
+        if order == Some(wanted) {
+            best = v;
+        }
+    }
+    Some(best.clone())
+}
+
 /// A call of reduction `op` (its table entry's `OpKind::Reduce`).
 pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> {
+    if let Some(v) = python_extreme(op, &args) {
+        return Ok(v);
+    }
     let name = op.name();
     let x = match args.req("x")? {
         Value::Array(a) => a,
         Value::Int(i) => Array::scalar(i),
         Value::Float(f) => Array::scalar(f),
         Value::Bool(b) => Array::scalar(b),
+        // NumPy's `np.sum([1, 2, 3])`: a list or tuple is made an array first.
+        v @ (Value::List(_) | Value::Tuple(_)) => {
+            crate::array::create::value_to_array(&v, None, interp.float_x())?
+        }
         v => {
             return Err(
                 Error::type_(format!("{name}() needs an array, got {}", v.a_type_name()))

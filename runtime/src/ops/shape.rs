@@ -88,7 +88,9 @@ pub static OPS: &[OpDef] = &[
 /// Integers given as one tuple/list or as several positional ints.
 fn ints(first: &Value, rest: Vec<Value>, what: &str) -> Result<Vec<i64>> {
     let mut out = match first {
-        Value::Tuple(t) | Value::List(t) => t
+        Value::Tuple(_) | Value::List(_) => first
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| int_arg(v, what))
             .collect::<Result<Vec<_>>>()?,
@@ -147,9 +149,25 @@ fn ravel(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(x.ravel()?.into())
 }
 
+/// The arrays of `concat([...])` / `stack([...])`. Literal data (`[0.0]`,
+/// numbers) is made where the arrays among them are, else where new arrays
+/// go (the `device` flag), as `array([...])` does: `concat([[0.0], x])`
+/// works for x on a GPU.
 fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
     match v {
-        Value::List(t) | Value::Tuple(t) => t.iter().map(|x| array_arg(i, x)).collect(),
+        Value::List(_) | Value::Tuple(_) => {
+            let t = v.seq_items().unwrap_or_default();
+            let dev = t
+                .iter()
+                .find_map(|x| x.as_array().map(|a| a.device()))
+                .unwrap_or_else(|| i.default_device());
+            t.iter()
+                .map(|x| match x {
+                    Value::Array(a) => Ok(a.clone()),
+                    x => crate::backend::to_device(&array_arg(i, x)?, dev),
+                })
+                .collect()
+        }
         other => Err(Error::type_(format!(
             "{op} takes a list of arrays, not {}",
             other.a_type_name()

@@ -81,7 +81,9 @@ fn size(f: &str, v: Value) -> Result<(u32, u32)> {
         .with_help("e.g. size=(800, 600)")
     };
     let items = match &v {
-        Value::Tuple(t) | Value::List(t) if t.len() == 2 => t.clone(),
+        Value::Tuple(_) | Value::List(_) if v.seq_items().is_some_and(|t| t.len() == 2) => {
+            v.seq_items().unwrap_or_default()
+        }
         other => return Err(bad(crate::display::repr(other))),
     };
     let mut wh = [0u32; 2];

@@ -107,9 +107,13 @@ fn gathers_match_the_cpu() {
             vec![ints(&[6], &[1])],
             vec![Index::full(), ints(&[0, -6], &[2])],
         ] {
+            // The GPU finds a bad index in its kernel: the error comes at
+            // the next sync point (here, the download).
             let (a, b) = (
                 h.index(&idx).unwrap_err(),
-                g.index(&on_gpu(&idx)).unwrap_err(),
+                g.index(&on_gpu(&idx))
+                    .and_then(|r| r.to_host())
+                    .unwrap_err(),
             );
             assert_eq!(a.message, b.message, "{d}: out of bounds");
         }
@@ -119,7 +123,11 @@ fn gathers_match_the_cpu() {
 /// `x[idx] = v` on a copy of `h` and of `g`; the whole arrays must agree.
 fn assign_both(h: &Array, g: &Array, idx: &[Index], vh: &Array, vg: &Array, what: &str) {
     let (hc, gc) = (h.copy().unwrap(), g.copy().unwrap());
-    match (hc.assign(idx, vh), gc.assign(&on_gpu(idx), vg)) {
+    // A GPU index error comes at the next sync (the download).
+    let on_g = gc
+        .assign(&on_gpu(idx), vg)
+        .and_then(|_| gc.to_host().map(|_| ()));
+    match (hc.assign(idx, vh), on_g) {
         (Ok(()), Ok(())) => assert_same(&gc, &hc, 0.0, what),
         (Err(a), Err(b)) => assert_eq!(a.message, b.message, "{what}"),
         (a, b) => panic!("{what}: CPU {:?} vs GPU {:?}", a.err(), b.err()),
@@ -145,7 +153,7 @@ fn assignments_match_the_cpu() {
             }
             let s = host(d, &[], 5);
             assign_both(&h, &g, &idx, &s, &s, &format!("{what} = host scalar {d}"));
-            // same_kind casting: int64 values into every dtype (an error into bool).
+            // int64 values into every dtype (cast as NumPy's setitem: unsafe).
             let (ih, ig) = pair(DType::Int64, &shape, 6);
             assign_both(&h, &g, &idx, &ih, &ig, &format!("{what} = int64 {d}"));
         }

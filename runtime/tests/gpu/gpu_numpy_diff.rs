@@ -16,12 +16,9 @@ use gcalc_runtime::flags::DeviceFlag;
 const INDEX_CASES: usize = 20_000;
 const FN_CASES: usize = 200;
 
-/// Kinds the GPU leaves off beyond the CPU's `CI_OFF`, with why: GPU-only
-/// failures issue 16 reports (not yet seen on a GPU by this harness).
-const GPU_OFF: &[(&[Feature], &str)] = &[(
-    &[Feature::ZeroDArray],
-    "GPU: a 0-d integer array index reads the GPU buffer from the host (F9)",
-)];
+/// Kinds the GPU leaves off beyond the CPU's `CI_OFF`, with why (none
+/// today: F9's 0-d index arrays run on the device now).
+const GPU_OFF: &[(&[Feature], &str)] = &[];
 
 #[test]
 fn gpu_indexing_matches_numpy() {

@@ -17,6 +17,7 @@
 use gcalc_kernels::cuda::{self as kc, RedOp};
 use gcalc_runtime::cuda::ew::Expr;
 use gcalc_runtime::cuda::{self, compile, stats};
+use gcalc_runtime::opid::AtOp;
 use gcalc_runtime::ops::elementwise::ew_def;
 use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
 use gcalc_runtime::{Array, DType, Element};
@@ -171,8 +172,20 @@ fn shipped(out: &mut Vec<(String, String)>) {
         }
     }
     out.push(("index".into(), kc::INDEX.to_string()));
+    out.push(("mask".into(), kc::MASK.to_string()));
+    for t in DType::ALL {
+        for c in DType::ALL {
+            for &op in AtOp::ALL {
+                out.push((
+                    format!("{} {t} in {c}", op.name()),
+                    cuda::index::at_source(t, c, op),
+                ));
+            }
+        }
+    }
     out.push(("philox".into(), kc::philox_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
+    out.push(("linalg".into(), kc::LINALG.to_string()));
 }
 
 /// One translation unit of several generated kernels: the prelude once,
@@ -184,7 +197,8 @@ fn batch_source(items: &[&(String, String)], k0: usize) -> Option<String> {
         let id = k0 + k;
         let body = body
             .replace(" gc_ew(", &format!(" gc_ew_{id}("))
-            .replace(" gc_sum(", &format!(" gc_sum_{id}("));
+            .replace(" gc_sum(", &format!(" gc_sum_{id}("))
+            .replace(" gc_at(", &format!(" gc_at_{id}("));
         s.push_str(&format!("namespace k{id} {{\n{body}\n}}\n"));
     }
     Some(s)

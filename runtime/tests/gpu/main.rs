@@ -8,6 +8,8 @@
 mod gpu_backend;
 mod gpu_bench;
 mod gpu_index;
+mod gpu_index_writes;
+mod gpu_linalg;
 mod gpu_long_sums;
 mod gpu_numpy_diff;
 mod gpu_nvrtc;
@@ -16,6 +18,8 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_session;
 mod gpu_util;
+#[path = "../core/grad_index_forms.rs"]
+mod grad_index_forms;
 #[path = "../core/numpy_side.rs"]
 mod numpy_side;
 #[path = "../profile/profile_util.rs"]

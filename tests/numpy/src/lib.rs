@@ -13,6 +13,7 @@ pub mod driver;
 pub mod index;
 pub mod lit;
 pub mod ops;
+pub mod ops_linalg;
 pub mod oracle;
 pub mod outcome;
 pub mod rng;

@@ -38,6 +38,22 @@ pub enum Arg {
         dtypes: &'static [DType],
         data: Data,
     },
+    /// A matrix (or a stack of them) of a kind, or an array shaped after
+    /// an earlier argument (`ops_linalg::MatKind`).
+    Matrix {
+        dtypes: &'static [DType],
+        kind: crate::ops_linalg::MatKind,
+    },
+    /// One of these texts, as (gcalc, NumPy).
+    Choice(&'static [(&'static str, &'static str)]),
+    /// An array whose dims are named by letters (`"bij"`): a letter's size
+    /// is drawn once per case, so arguments sharing a letter agree (`.`:
+    /// the case's shared leading dims).
+    Labeled {
+        labels: &'static str,
+        dtypes: &'static [DType],
+        data: Data,
+    },
 }
 
 /// One function: `{0}`, `{1}`... in the templates stand for the arguments.
@@ -175,8 +191,27 @@ pub fn generate(rng: &mut Rng, table: &'static [FnSpec]) -> FnCase {
 /// A case of `spec` with random arguments.
 pub fn generate_for(rng: &mut Rng, spec: &'static FnSpec) -> FnCase {
     let mut args: Vec<ArgVal> = Vec::with_capacity(spec.args.len());
+    let mut letters: [Option<usize>; 128] = [None; 128];
     for a in spec.args {
         let v = match *a {
+            Arg::Matrix { dtypes, kind } => {
+                let shapes: Vec<Vec<usize>> = (0..args.len()).map(|k| shape_of(&args, k)).collect();
+                let d = *rng.pick(dtypes);
+                ArgVal::Array(crate::ops_linalg::matrix(rng, d, kind, &shapes))
+            }
+            Arg::Choice(options) => {
+                let (g, n) = *rng.pick(options);
+                text(g, n)
+            }
+            Arg::Labeled {
+                labels,
+                dtypes,
+                data,
+            } => {
+                let shape = crate::ops_linalg::labeled_shape(rng, labels, &mut letters);
+                let d = *rng.pick(dtypes);
+                ArgVal::Array(lit::array(rng, d, &shape, data))
+            }
             Arg::Array { dtypes, ndim, data } => {
                 let nd = rng.range(ndim.0 as i64, ndim.1 as i64) as usize;
                 let shape = lit::random_shape(rng, nd, 4);

@@ -46,6 +46,11 @@ pub enum Tol {
     /// Within this many units in the last place of the result's dtype
     /// (-0.0 equals 0.0); nan equals nan.
     Ulps(u32),
+    /// Norm-wise: every element within this many machine epsilons (of the
+    /// result's dtype) times the largest magnitude in NumPy's result (linear
+    /// algebra, whose error bounds are norm-wise); nan equals nan, infinities
+    /// must be equal.
+    Norm(u32),
 }
 
 /// How gcalc's result differs from NumPy's.
@@ -133,6 +138,9 @@ pub fn compare(gcalc: &Outcome, numpy: &Outcome, tol: Tol) -> Option<Mismatch> {
 }
 
 fn values_agree(a: &Values, b: &Values, dtype: &str, tol: Tol) -> bool {
+    if let (Values::Float(a), Values::Float(b), Tol::Norm(k)) = (a, b, tol) {
+        return norm_agree(a, b, dtype, k);
+    }
     match (a, b) {
         (Values::Bool(a), Values::Bool(b)) => a == b,
         (Values::Int(a), Values::Int(b)) => a == b,
@@ -146,8 +154,30 @@ fn values_agree(a: &Values, b: &Values, dtype: &str, tol: Tol) -> bool {
     }
 }
 
+/// `Tol::Norm(k)`: |x - y| <= k * eps * max|y| for every element (non-finite ones equal).
+fn norm_agree(a: &[f64], b: &[f64], dtype: &str, k: u32) -> bool {
+    let eps = match dtype {
+        "float32" => f32::EPSILON as f64,
+        "float16" => 0.000977,
+        _ => f64::EPSILON,
+    };
+    let scale = b
+        .iter()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    let bound = k as f64 * eps * scale;
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(&x, &y)| {
+            if !x.is_finite() || !y.is_finite() {
+                return (x.is_nan() && y.is_nan()) || x == y;
+            }
+            (x - y).abs() <= bound
+        })
+}
+
 fn floats_agree(x: f64, y: f64, dtype: &str, tol: Tol) -> bool {
     match tol {
+        Tol::Norm(k) => norm_agree(&[x], &[y], dtype, k),
         Tol::Exact => x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
         Tol::Ulps(n) => {
             if x.is_nan() || y.is_nan() {

@@ -7,7 +7,7 @@
 //!   GCALC_DIFF_CASE=I         only case I of the seed (a reproduction)
 //!   GCALC_DIFF_KINDS=ci|all|k1,k2,..  which indexing kinds (default ci:
 //!                             every kind but index::CI_OFF)
-//!   GCALC_DIFF_TRY=F2[,F5]    also run the kinds CI leaves off for these
+//!   GCALC_DIFF_TRY=F7[,F12]   also run the kinds CI leaves off for these
 //!                             findings (tests/numpy/FINDINGS.md): a fixer's
 //!                             check before deleting their CI_OFF lines
 //!   GCALC_DIFF_FN=name[,..]   only these function rows
