@@ -13,6 +13,7 @@ Targets: ratio <= 1.0 at 1e5 and 1e7, <= 1.5 at 1e3; matmul >= 0.9.
 Usage: python3 bench/cpu_matrix.py [--gcalc target/release/gcalc]
        [--ops sum,max] [--dtypes f32,bool] [--layouts C,T,sliced]
        [--axes 0,1,-1,all,02] [--sizes 1e3,1e5,1e7] [--no-reduce] [--no-matmul]
+       [--mm-sizes 256,512,1024,2048,4096]
 Run `bash bench/matrix.sh` to build the release binary and use the tests' venv.
 """
 import argparse
@@ -138,9 +139,9 @@ def reduce_matrix(gcalc, sel):
                               f"{g[key] * 1e3:>9.4f} ms{p * 1e3:>9.4f} ms{g[key] / p:>7.2f}x", flush=True)
 
 
-def matmul_table(gcalc):
+def matmul_table(gcalc, sizes):
     rng = np.random.default_rng(0)
-    cases = [(f"{s}x{s} @ {s}x{s}", (s, s), (s, s)) for s in (256, 512, 1024, 2048, 4096)]
+    cases = [(f"{s}x{s} @ {s}x{s}", (s, s), (s, s)) for s in sizes]
     cases += [("4096x256 @ 256x4096", (4096, 256), (256, 4096)), ("400x784 @ 784", (400, 784), (784,))]
     print(f"\n{'matmul':<24}{'dtype':>7}{'gcalc':>14}{'numpy':>14}{'ratio':>8}")
     for dtype in ("float32", "float64"):
@@ -168,6 +169,7 @@ def main():
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--no-reduce", action="store_true")
     ap.add_argument("--no-matmul", action="store_true")
+    ap.add_argument("--mm-sizes", default="256,512,1024,2048,4096", help="square matmul sizes")
     a = ap.parse_args()
     for field, allowed in (("ops", OPS), ("dtypes", DTYPES), ("layouts", LAYOUTS), ("axes", AXES), ("sizes", SIZES)):
         vals = getattr(a, field).split(",")
@@ -179,7 +181,7 @@ def main():
     if not a.no_reduce:
         reduce_matrix(a.gcalc, a)
     if not a.no_matmul:
-        matmul_table(a.gcalc)
+        matmul_table(a.gcalc, [int(v) for v in a.mm_sizes.split(",")])
 
 
 if __name__ == "__main__":

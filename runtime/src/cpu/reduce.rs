@@ -374,9 +374,10 @@ fn f64_slice<S: Element>(s: &[S]) -> Option<&[f64]> {
     })
 }
 
-/// Argmax (`max`) or argmin of a contiguous lane of f32/f64/i32/i64 in two
+/// Argmax (`max`) or argmin of a contiguous lane: f32/f64/i32/i64 in two
 /// vectorised passes (the extreme, then its first position; the first NaN
-/// when there is one, as NumPy); `None` for other dtypes or an empty lane.
+/// when there is one, as NumPy), bools as the first true (false); `None`
+/// for other dtypes or an empty lane.
 fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
     macro_rules! go {
         ($t:ty) => {{
@@ -404,6 +405,12 @@ fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
         DType::Float64 => go!(f64),
         DType::Int32 => go!(i32),
         DType::Int64 => go!(i64),
+        DType::Bool => {
+            // SAFETY: S is bool (checked through its dtype), so the layouts are identical.
+            let x: &[bool] =
+                unsafe { std::slice::from_raw_parts(s.as_ptr() as *const bool, s.len()) };
+            Some(x.iter().position(|&v| v == max).unwrap_or(0) as i64)
+        }
         _ => None,
     }
 }

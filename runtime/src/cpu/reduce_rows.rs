@@ -55,7 +55,8 @@ impl RowPlan {
         }
         let (mk, mkst) = layout::merge_dims(ks, &[kst, &ost]);
         let (mr, mrst) = layout::merge_dims(rs, &[rst]);
-        if m == 0 || mk.is_empty() || mr.is_empty() {
+        // Empty outputs or lanes go the lane way (nothing to fold by rows).
+        if m == 0 || ks.contains(&0) || mk.is_empty() || mr.is_empty() {
             return None;
         }
         let (kin, kout, rin) = (&mkst[0], &mkst[1], &mrst[0]);
@@ -63,7 +64,9 @@ impl RowPlan {
             return None;
         }
         let v = (0..mk.len()).min_by_key(|&d| kin[d])?;
-        if kin[v] >= *rin.iter().min()? {
+        // Tiny folds per outer position (shape (10**6, 2, 5), axis 1) cost
+        // more in setup than they save: the lanes take them.
+        if kin[v] >= *rin.iter().min()? || mk[v] * m < 64 {
             return None;
         }
         let others = (0..mk.len()).filter(|&d| d != v);

@@ -199,3 +199,35 @@ fn reductions_bit_identical_across_thread_counts() {
         }
     }
 }
+
+#[test]
+fn outer_axis_reductions_of_empty_arrays() {
+    for (shape, axis, out) in [
+        (vec![4, 0], 0, vec![0]),
+        (vec![0, 4], 0, vec![4]),
+        (vec![3, 0, 5], 1, vec![3, 5]),
+    ] {
+        let a = Array::from_vec(Vec::<f32>::new(), shape.clone());
+        for op in [
+            ReduceOp::Sum,
+            ReduceOp::Mean,
+            ReduceOp::Any,
+            ReduceOp::All,
+            ReduceOp::Prod,
+        ] {
+            let r = run(op, &a, &Some(vec![axis]));
+            assert_eq!(r.shape(), &out[..], "{op:?} {shape:?} axis {axis}");
+            let want = match op {
+                ReduceOp::Sum | ReduceOp::Any => 0.0,
+                ReduceOp::Mean => f64::NAN,
+                _ => 1.0,
+            };
+            for v in r.to_f64_vec().unwrap() {
+                assert!(
+                    v == want || (v.is_nan() && want.is_nan()),
+                    "{op:?} {shape:?}: {v}"
+                );
+            }
+        }
+    }
+}
