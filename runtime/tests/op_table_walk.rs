@@ -39,7 +39,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
     let int = !dt.is_float();
     if dt == DType::Bool {
         return match (dom, arg) {
-            (Domain::NonZeroDivisor, 1) | (Domain::Positive, _) => 1.0,
+            (Domain::NonZeroDivisor, 1)
+            | (Domain::Positive | Domain::AtLeastOne | Domain::NonZero, _) => 1.0,
             _ => (r.next() < 0.5) as u8 as f64,
         };
     }
@@ -50,6 +51,11 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         (Domain::Power, 0) => (if int { -4.0 } else { 0.1 }, 4.0),
         (Domain::Power, _) => (if int { 0.0 } else { -2.0 }, if int { 4.99 } else { 2.0 }),
         (Domain::ShiftCount, 1) => (0.0, 8.99),
+        (Domain::Unit, _) => (
+            if int { -1.0 } else { -0.98 },
+            if int { 1.99 } else { 0.98 },
+        ),
+        (Domain::AtLeastOne, _) => (1.0, 9.0),
         _ => (-9.0, 9.0),
     };
     loop {
@@ -60,8 +66,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         } else {
             v
         };
-        let zero_bad =
-            matches!(dom, Domain::Positive) || (dom == Domain::NonZeroDivisor && arg == 1);
+        let zero_bad = matches!(dom, Domain::Positive | Domain::NonZero)
+            || (dom == Domain::NonZeroDivisor && arg == 1);
         if (v != 0.0 || !zero_bad) && (int || v.abs() > 0.05 || dom == Domain::Power) {
             return v;
         }
@@ -154,7 +160,10 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     };
     for (i, &g) in got.iter().enumerate() {
         let a: Vec<f64> = ins.iter().map(|v| v[i]).collect();
-        let want = reference(&a);
+        let want = match def.int_reference {
+            Some(r) if !dt.is_float() && !all_bool => r(&a),
+            _ => reference(&a),
+        };
         let want = if dt == DType::Int32 {
             want as i64 as i32 as f64
         } else {

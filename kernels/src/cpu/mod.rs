@@ -5,6 +5,8 @@
 pub mod ew;
 pub mod gemv;
 pub mod math;
+pub mod math_ext;
 pub mod reduce;
+pub mod samplers;
 pub mod simd;
 pub mod tile;

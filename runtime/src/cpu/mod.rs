@@ -11,5 +11,6 @@ pub mod index;
 pub mod linalg;
 pub mod pool;
 pub mod random;
+pub mod random_draws;
 pub mod reduce;
 pub mod reduce_rows;

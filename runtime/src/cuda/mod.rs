@@ -23,6 +23,7 @@ pub mod index;
 pub mod info;
 pub mod reduce;
 pub mod rng;
+pub mod rng_draws;
 pub mod solver;
 pub mod stats;
 pub mod timing;

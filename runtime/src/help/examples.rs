@@ -14,7 +14,7 @@ use crate::ops::{OpDef, OpKind};
 const MATRIX: &str = "array([[1.0, 2.0], [3.0, 4.0]])";
 
 /// Optional parameters an example passes (with their sample value).
-const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
+const SHOWN_OPTIONAL: &[&str] = &["axis", "num", "shape"];
 
 /// Sample arguments for the `i`th parameter `p` of an elementwise op.
 fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
@@ -30,7 +30,9 @@ fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
         (Rule::Pred, ..) => "array([1.0, 0.0, -1.0]) / array([1.0, 0.0, 0.0])",
         (Rule::Cmp, ..) => ["array([1.0, 2.0, 3.0])", "array([3.0, 2.0, 1.0])"][i.min(1)],
         (_, Domain::Positive | Domain::AboveMinusOne, 0) => "array([0.5, 1.0, 2.0])",
-        (_, Domain::Small, 0) => "array([-0.5, 0.0, 0.5])",
+        (_, Domain::Small | Domain::Unit, 0) => "array([-0.5, 0.0, 0.5])",
+        (_, Domain::AtLeastOne, 0) => "array([1.0, 2.0, 10.0])",
+        (_, Domain::NonZero, 0) => "array([0.5, -2.0, 4.0])",
         (_, Domain::NonZeroDivisor, 0) => "array([7.0, -7.0, 5.5])",
         (_, Domain::NonZeroDivisor, _) => "array([2.0, 2.0, -2.0])",
         (_, Domain::Power, 0) => "array([1.0, 2.0, 3.0])",
@@ -68,6 +70,10 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "hi" => vec!["3"],
         "mu" => vec!["0.0"],
         "sigma" => vec!["1.0"],
+        "scale" | "theta" => vec!["2.0"],
+        "lam" | "k" => vec!["3.0"],
+        "p" => vec!["0.3"],
+        "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
         "device" => vec!["cpu()"],
         "idx" => vec!["[0, 0, 2]"],

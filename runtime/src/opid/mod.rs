@@ -7,8 +7,10 @@
 
 mod decomp;
 mod index;
+mod random;
 mod reduce;
 
 pub use decomp::{DecompOp, QrMode};
 pub use index::AtOp;
+pub use random::Dist;
 pub use reduce::ReduceOp;

@@ -58,6 +58,12 @@ pub enum Domain {
     Power,
     /// The second operand is a shift count in [0, 8] (left_shift, right_shift).
     ShiftCount,
+    /// |x| < 1 (arcsin, arccos, arctanh).
+    Unit,
+    /// x >= 1 (arccosh).
+    AtLeastOne,
+    /// x != 0 (reciprocal, whose integer form divides).
+    NonZero,
 }
 
 pub struct EwDef {
@@ -92,6 +98,9 @@ pub struct EwDef {
     /// The truth on bool operands where it differs from `reference`
     /// (`invert` is logical not on bools, bitwise not on ints).
     pub bool_reference: Option<fn(&[f64]) -> f64>,
+    /// The truth on integer operands where it differs from `reference`
+    /// (`reciprocal` truncates on ints, as NumPy's).
+    pub int_reference: Option<fn(&[f64]) -> f64>,
 }
 
 /// See `EwDef::grad`.
@@ -100,6 +109,9 @@ pub type EwGrad = fn(x: &[EwNode], o: &EwNode, g: &EwNode, i: usize) -> Option<E
 /// See `EwDef::py`.
 pub type PyRule = fn(&[super::fuse::Operand]) -> Result<Option<super::fuse::Operand>>;
 
+// The bodies' closures are always inlined into the SIMD loops of `map1`..:
+// a body built of several polynomial functions (arcsinh's) is too large for
+// the inliner's own choice, and a call per element runs scalar code.
 macro_rules! kern {
     ($t:ty, none) => {
         None
@@ -109,31 +121,56 @@ macro_rules! kern {
     };
     ($t:ty, map1 |$x:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map1(a, o, |$x: $t| -> $t { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map2(a, o, |$x: $t, $y: $t| -> $t { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map3 |$x:ident, $y:ident, $z:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map3(a, o, |$x: $t, $y: $t, $z: $t| -> $t { $b });
+            map3(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t, $z: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred1 |$x:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map1(a, o, |$x: $t| -> bool { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map2(a, o, |$x: $t, $y: $t| -> bool { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
@@ -147,7 +184,7 @@ macro_rules! ew {
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
      $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?
-     $(; py: $py:path)? $(; bool_ref: $br:expr)?) => {
+     $(; py: $py:path)? $(; bool_ref: $br:expr)? $(; int_ref: $ir:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
@@ -167,14 +204,18 @@ macro_rules! ew {
                 cuda: $cuda,
                 cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
                 grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<EwGrad> = None; $(g = Some($g);)? g },
-                py: { #[allow(unused_mut, unused_assignments)] let mut p: Option<PyRule> = None; $(p = Some($py);)? p },
+                py: { #[allow(unused_mut, unused_assignments)] let mut p: Option<$crate::ops::elementwise::PyRule> = None; $(p = Some($py);)? p },
                 bool_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($br);)? r },
+                int_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($ir);)? r },
             }),
         }
     };
 }
 
-fn b(x: bool) -> f64 {
+// The table's other files (`elementwise_math.rs`) write their entries with these.
+pub(crate) use {ew, kern};
+
+pub(crate) fn b(x: bool) -> f64 {
     x as u8 as f64
 }
 /// An int reference of two f64 operands (ints and bools, exactly representable).
@@ -254,6 +295,14 @@ impl PyMod for f64 {
     }
 }
 
+/// `mod`, also `remainder` (NumPy's name for it) in `elementwise_math.rs`.
+#[rustfmt::skip]
+pub(crate) const MOD: OpDef = ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
+        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
+        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
+        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
+        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }; py: super::py_scalar::modulo);
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
@@ -276,11 +325,7 @@ pub static OPS: &[OpDef] = &[
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
         "floor({0} / {1})", "gc_floordiv({0}, {1})";
         "Division rounded toward -inf (the `//` operator); integer division by zero is an error."; py: super::py_scalar::floor_divide),
-    ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
-        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
-        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
-        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
-        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }; py: super::py_scalar::modulo),
+    MOD,
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
         f: func(k::power_float); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";

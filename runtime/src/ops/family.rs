@@ -58,9 +58,10 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 20] {
+fn tables() -> [(&'static [OpDef], Family); 22] {
     [
         (super::elementwise::OPS, Family::Elementwise),
+        (super::elementwise_math::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::decomp::OPS, Family::LinearAlgebra),
@@ -72,6 +73,7 @@ fn tables() -> [(&'static [OpDef], Family); 20] {
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
+        (super::random_draws::OPS, Family::Random),
         (super::io::OPS, Family::Files),
         (crate::plot::OPS, Family::Plots),
         (crate::builtins::device::OPS, Family::Devices),

@@ -23,6 +23,7 @@ pub mod creation;
 pub mod decomp;
 pub mod einsum;
 pub mod elementwise;
+pub mod elementwise_math;
 pub mod family;
 pub mod fuse;
 pub mod index;
@@ -34,6 +35,7 @@ pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
 pub mod py_scalar;
+pub mod random_draws;
 pub mod random_ops;
 pub mod reduce;
 pub mod shape;
@@ -85,6 +87,7 @@ impl OpDef {
 fn tables() -> Vec<&'static [OpDef]> {
     vec![
         elementwise::OPS,
+        elementwise_math::OPS,
         reduce::OPS,
         linalg::OPS,
         decomp::OPS,
@@ -99,6 +102,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         shape::OPS,
         index::OPS,
         random_ops::OPS,
+        random_draws::OPS,
         io::OPS,
         crate::plot::OPS,
         crate::profile::OPS,

@@ -33,8 +33,8 @@ pub static OPS: &[OpDef] = &[
     ),
     builtin!(
         "scatter",
-        "scatter(x, y, labels=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
-        "Points at (x, y), like plot without the lines.",
+        "scatter(x, y, labels=none, c=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
+        "Points at (x, y), like plot without the lines. c=groups (one number per point, e.g. cluster labels) colours the points by group, one legend entry per distinct value (labels= names them, in increasing order of the values).",
         scatter
     ),
     builtin!(
@@ -166,14 +166,40 @@ fn xy(i: &mut Interp, mut a: Args, f: &'static str, mark: Mark) -> Result<Value>
         .kw("labels")
         .map(|v| labels(f, "labels", &v))
         .transpose()?;
+    let groups = match (mark, a.kw("c")) {
+        (Mark::Point, Some(v)) => Some(numbers(f, "c", &v)?),
+        _ => None,
+    };
     let (style, file) = style(i, &mut a, f)?;
-    a.finish_with(&accepted(&["labels"], &[]))?;
+    let extra: &[&'static str] = if mark == Mark::Point {
+        &["labels", "c"]
+    } else {
+        &["labels"]
+    };
+    a.finish_with(&accepted(extra, &[]))?;
     let (x, ys) = match second {
         Some(y) => (Some(numbers(f, "x", &first)?), series_values(f, &y)?),
         None => (None, series_values(f, &first)?),
     };
     if let Some(x) = &x {
         check(f, "x", x)?;
+    }
+    if let Some(c) = groups {
+        let (Some(x), [y]) = (&x, &ys[..]) else {
+            return Err(
+                Error::value(format!("{f}(): c= colours the points of one x and one y"))
+                    .with_help("e.g. scatter(X[:, 0], X[:, 1], c=labels)"),
+            );
+        };
+        check(f, "y", y)?;
+        if x.len() != y.len() {
+            return Err(
+                Error::shape(f, format!("x has {} values but y has {}", x.len(), y.len()))
+                    .with_help("x and y must have the same length"),
+            );
+        }
+        let series = super::groups::split(f, x, y, &c, names)?;
+        return deliver(i, Figure::new(f, Chart::Xy { mark, series }, style), file);
     }
     if let Some(n) = &names
         && n.len() != ys.len()

@@ -38,6 +38,39 @@ fn functions_match_numpy() {
     }
 }
 
+#[test]
+fn ew_functions_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core ew_functions_match_numpy -- --nocapture";
+    let table = gcalc_difftest::ops_ew::EW_FUNCTIONS;
+    for r in assert_fn_suite(
+        "ew_functions_match_numpy",
+        rerun,
+        &s,
+        table,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}
+
+#[test]
+fn random_functions_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun =
+        "cargo test -p gcalc-runtime --test core random_functions_match_numpy -- --nocapture";
+    let table = gcalc_difftest::ops_random::RANDOM_FUNCTIONS;
+    for r in assert_fn_suite(
+        "random_functions_match_numpy",
+        rerun,
+        &s,
+        table,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}
+
 /// Rows that disagree with NumPy on purpose: the harness must catch each.
 static WRONG: &[FnSpec] = &[
     FnSpec {

@@ -184,6 +184,7 @@ fn shipped(out: &mut Vec<(String, String)>) {
         }
     }
     out.push(("philox".into(), kc::philox_source()));
+    out.push(("random draws".into(), kc::draws_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
     out.push(("linalg".into(), kc::LINALG.to_string()));
 }

@@ -7,6 +7,7 @@
 
 mod gpu_backend;
 mod gpu_bench;
+mod gpu_ew_grad;
 mod gpu_index;
 mod gpu_index_writes;
 mod gpu_linalg;
@@ -16,10 +17,13 @@ mod gpu_nvrtc;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
+mod gpu_random_draws;
 mod gpu_session;
 mod gpu_util;
 #[path = "../core/grad_index_forms.rs"]
 mod grad_index_forms;
+#[path = "../core/grad_util.rs"]
+mod grad_util;
 #[path = "../core/numpy_side.rs"]
 mod numpy_side;
 #[path = "../profile/profile_util.rs"]
