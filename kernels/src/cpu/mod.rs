@@ -11,3 +11,4 @@ pub mod samplers;
 pub mod simd;
 pub mod softmax;
 pub mod sort;
+pub mod tile;

@@ -1,6 +1,8 @@
 //! Reduction kernels over contiguous slices: sums with 16 independent f64
 //! accumulators (accurate, vectorisable, and with a fixed order so results do
-//! not depend on threads), and NaN-propagating max/min.
+//! not depend on threads), NaN-propagating max/min, and row folds that
+//! accumulate whole rows into a vector of outputs (reductions over an outer
+//! axis, as NumPy's strided loops do).
 
 use super::simd::{Level, level};
 
@@ -51,8 +53,57 @@ fn ext_body<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
     m
 }
 
+#[inline(always)]
+fn rows_body<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
+    acc: &mut [A],
+    aux: &[f64],
+    d: &[T],
+    rows: &[usize],
+    vs: usize,
+    f: F,
+) {
+    let n = acc.len();
+    let aux = &aux[..n];
+    if vs == 1 {
+        for &r in rows {
+            let row = &d[r..r + n];
+            for ((a, &x), &u) in acc.iter_mut().zip(row).zip(aux) {
+                *a = f(*a, x, u);
+            }
+        }
+    } else {
+        for &r in rows {
+            for (j, (a, &u)) in acc.iter_mut().zip(aux).enumerate() {
+                *a = f(*a, d[r + j * vs], u);
+            }
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod v {
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
+    pub unsafe fn rows_512<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
+        acc: &mut [A],
+        aux: &[f64],
+        d: &[T],
+        rows: &[usize],
+        vs: usize,
+        f: F,
+    ) {
+        super::rows_body(acc, aux, d, rows, vs, f)
+    }
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn rows_256<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
+        acc: &mut [A],
+        aux: &[f64],
+        d: &[T],
+        rows: &[usize],
+        vs: usize,
+        f: F,
+    ) {
+        super::rows_body(acc, aux, d, rows, vs, f)
+    }
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
     pub unsafe fn fold_512<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
         super::fold_body(x, f)
@@ -95,4 +146,26 @@ pub fn extreme<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
         Level::Base => {}
     }
     ext_body::<T, MAX>(x, init)
+}
+
+/// For each row start `r` of `rows` in order: `acc[j] = f(acc[j], d[r + j * vs],
+/// aux[j])` (a column-wise fold of whole rows; `aux` holds a per-column
+/// parameter such as a mean, at least `acc.len()` long).
+#[inline(always)]
+pub fn fold_rows<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
+    acc: &mut [A],
+    aux: &[f64],
+    d: &[T],
+    rows: &[usize],
+    vs: usize,
+    f: F,
+) {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: `level()` checked that the CPU has these features.
+        Level::Avx512 => return unsafe { v::rows_512(acc, aux, d, rows, vs, f) },
+        Level::Avx2 => return unsafe { v::rows_256(acc, aux, d, rows, vs, f) },
+        Level::Base => {}
+    }
+    rows_body(acc, aux, d, rows, vs, f)
 }

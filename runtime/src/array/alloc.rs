@@ -145,3 +145,12 @@ pub fn reserve<T: Element>(shape: &[usize]) -> Result<Vec<T>> {
     let n = checked_numel(shape, T::DTYPE)?;
     try_vec(n, &format!("{} elements", T::DTYPE))
 }
+
+/// A vector of `shape`'s element count of default values (to be
+/// overwritten), checked against the budget and allocated without aborting.
+pub fn filled<T: Element>(shape: &[usize]) -> Result<Vec<T>> {
+    let n = checked_numel(shape, T::DTYPE)?;
+    let mut v = reserve::<T>(shape)?;
+    v.resize(n, T::default());
+    Ok(v)
+}

@@ -220,7 +220,10 @@ impl Array {
                     out.extend(c.iter().map(|&x| convert::<S, T>(x)));
                 }
             } else {
-                out.extend(stop.until(h.offsets()).map(|o| convert::<S, T>(s[o])));
+                // Tiled over the last two axes (a transposed view reads in L1).
+                stop.check()?;
+                out.resize(h.size(), T::default());
+                gcalc_kernels::cpu::tile::gather(s, &h.shape[..], &h.strides[..], h.offset, &mut out, convert::<S, T>);
             }
         });
         // An interrupt ends the copy early: the partial copy is dropped.

@@ -16,8 +16,17 @@ use gcalc_kernels::cpu::reduce::fold_sum;
 fn with_slice<S: Element, R>(l: Lane<'_, S>, f: impl FnOnce(&[S]) -> R) -> R {
     match l {
         Lane::Slice(s) => f(s),
-        Lane::Strided(d, it) => {
-            let v: Vec<S> = it.map(|o| d[o]).collect();
+        Lane::Runs {
+            d,
+            bases,
+            len,
+            stride,
+            ..
+        } => {
+            let mut v: Vec<S> = Vec::new();
+            for b in bases {
+                v.extend((0..len).map(|k| d[(b as isize + k as isize * stride) as usize]));
+            }
             f(&v)
         }
     }

@@ -1,13 +1,16 @@
-//! Reductions on the CPU: each output position's lane (a contiguous slice
-//! or a strided walk) folded in float64 for floats (sum/mean/var/std, as
-//! NumPy's pairwise sums are close to it) and in the element type for
-//! max/min, in a fixed chunking so results do not depend on the thread
-//! count; long contiguous lanes and many outputs run on rayon.
+//! Reductions on the CPU: each output position's lane (a contiguous slice,
+//! or runs along its innermost reduced axis) folded in float64 for floats
+//! (sum/mean/var/std, as NumPy's pairwise sums are close to it) and in the
+//! element type for max/min, in a fixed chunking so results do not depend on
+//! the thread count; long lanes and many outputs run on rayon. Reduced axes
+//! are walked in memory order; when a kept axis lies inside them, the row
+//! path (`reduce_rows.rs`) takes over.
 
+use super::reduce_rows::{RowPlan, run_rows};
 use crate::array::{Array, Element, HostData, layout};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-use crate::interrupt::{Stop, Until};
+use crate::interrupt::Stop;
 use crate::opid::ReduceOp;
 use gcalc_kernels::cpu::reduce::{extreme, fold_sum};
 use rayon::prelude::*;
@@ -49,6 +52,18 @@ pub fn reduce(
     // The output, and the lanes' base offsets while it is computed.
     let n_out: usize = out_shape.iter().product();
     crate::array::alloc::host_budget(n_out, DType::Float64, 16)?;
+    if !matches!(
+        op,
+        ReduceOp::Argmax | ReduceOp::Argmin | ReduceOp::Nanargmax | ReduceOp::Nanargmin
+    ) {
+        // Reduced axes walked in memory order (outermost first): any fixed
+        // order sums the same elements; argmax/argmin keep C order for
+        // their flat index.
+        let mut r: Vec<(usize, isize)> = rs.into_iter().zip(rst).collect();
+        r.sort_by_key(|&(_, st)| std::cmp::Reverse(st.unsigned_abs()));
+        (rs, rst) = r.into_iter().unzip();
+    }
+    let rows = RowPlan::new(&ks, &kst, &rs, &rst, a.offset(), m);
     let plan = Plan {
         ks,
         kst,
@@ -57,6 +72,7 @@ pub fn reduce(
         offset: a.offset(),
         m,
         stop: Stop::current(),
+        rows,
     };
     let data = a.host_read()?;
     let host = crate::with_dtype!(a.dtype(), S => {
@@ -76,12 +92,44 @@ pub(super) struct Plan {
     offset: usize,
     pub(super) m: usize,
     stop: Stop,
+    /// Set when a kept axis lies inside the reduced ones: reduce by rows.
+    rows: Option<RowPlan>,
 }
 
 /// The reduced elements of one output position.
+#[derive(Clone)]
 pub(super) enum Lane<'a, S> {
     Slice(&'a [S]),
-    Strided(&'a [S], Until<layout::OffsetIter>),
+    /// Runs of `len` elements `stride` apart, one from each offset of `bases`.
+    Runs {
+        d: &'a [S],
+        bases: layout::OffsetIter,
+        len: usize,
+        stride: isize,
+        /// Looked at before each run: an interrupt ends a long lane early
+        /// (the caller then returns the interrupted error).
+        stop: Stop,
+    },
+}
+
+/// The longest piece of a run summed without looking at the interrupt flag.
+const RUN_PIECE: usize = 1 << 20;
+
+/// Sum of `f` over a strided run, in 8 accumulators (a fixed order).
+fn strided_sum<S: Copy>(d: &[S], b: usize, len: usize, st: isize, f: impl Fn(S) -> f64) -> f64 {
+    let at = |k: usize| d[(b as isize + k as isize * st) as usize];
+    let mut acc = [0f64; 8];
+    let full = len / 8 * 8;
+    for k in (0..full).step_by(8) {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a += f(at(k + j));
+        }
+    }
+    let mut s: f64 = acc.iter().sum();
+    for k in full..len {
+        s += f(at(k));
+    }
+    s
 }
 
 impl<S: Element> Lane<'_, S> {
@@ -92,13 +140,64 @@ impl<S: Element> Lane<'_, S> {
                 parts.iter().sum()
             }
             Lane::Slice(s) => fold_sum(s, f),
-            Lane::Strided(d, it) => it.map(|o| f(d[o])).sum(),
+            Lane::Runs {
+                d,
+                bases,
+                len,
+                stride,
+                stop,
+            } => {
+                // A run in pieces of RUN_PIECE (a fixed order), the
+                // interrupt looked at before each.
+                let run = |b: usize| {
+                    let mut sum = 0.0;
+                    let mut k0 = 0;
+                    while k0 < len && !stop.requested() {
+                        let n = (len - k0).min(RUN_PIECE);
+                        let at = (b as isize + k0 as isize * stride) as usize;
+                        sum += if stride == 1 {
+                            fold_sum(&d[at..at + n], &f)
+                        } else {
+                            strided_sum(d, at, n, stride, &f)
+                        };
+                        k0 += n;
+                    }
+                    sum
+                };
+                if len * bases.size_hint().0 >= PAR_LANE {
+                    // Runs in groups of a size fixed by the shape, summed in order.
+                    let bs: Vec<usize> = bases.collect();
+                    let per = (CHUNK / len).max(1);
+                    let parts: Vec<f64> = bs
+                        .par_chunks(per)
+                        .map(|c| c.iter().map(|&b| run(b)).sum::<f64>())
+                        .collect();
+                    parts.iter().sum()
+                } else {
+                    bases.map(run).sum()
+                }
+            }
         }
     }
     pub(super) fn for_each(self, mut f: impl FnMut(S)) {
         match self {
             Lane::Slice(s) => s.iter().for_each(|&x| f(x)),
-            Lane::Strided(d, it) => it.for_each(|o| f(d[o])),
+            Lane::Runs {
+                d,
+                bases,
+                len,
+                stride,
+                stop,
+            } => {
+                for b in bases {
+                    if stop.requested() {
+                        return;
+                    }
+                    for k in 0..len {
+                        f(d[(b as isize + k as isize * stride) as usize]);
+                    }
+                }
+            }
         }
     }
 }
@@ -119,8 +218,14 @@ impl Plan {
             } else if contiguous {
                 Lane::Slice(&d[base..base + self.m])
             } else {
-                let it = layout::OffsetIter::new(&self.rs, &self.rst, base);
-                Lane::Strided(d, self.stop.until(it))
+                let (k, st) = (ms.len() - 1, &mst[0]);
+                Lane::Runs {
+                    d,
+                    bases: layout::OffsetIter::new(&ms[..k], &st[..k], base),
+                    len: ms[k],
+                    stride: st[k],
+                    stop: self.stop.clone(),
+                }
             }
         };
         let bases = self
@@ -139,6 +244,12 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
     let is_float = S::DTYPE.is_float();
     let float_out = if is_float { S::DTYPE } else { float_x };
     let m = p.m as f64;
+    if let Some(rows) = &p.rows
+        && let Some(r) = run_rows(op, d, rows, ddof, float_x)
+    {
+        p.stop.check()?;
+        return Ok(r);
+    }
     Ok(match op {
         ReduceOp::Sum | ReduceOp::Mean if is_float => {
             let v = p.lanes(d, |l| l.sum_f64(|x| x.to_f64()));
@@ -170,22 +281,8 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         })),
         ReduceOp::Var | ReduceOp::Std => {
             let v = p.lanes(d, |l| {
-                let (mean, ss) = match l {
-                    Lane::Slice(s) => {
-                        let mean = Lane::Slice(s).sum_f64(|x| x.to_f64()) / m;
-                        (
-                            mean,
-                            Lane::Slice(s).sum_f64(move |x| (x.to_f64() - mean).powi(2)),
-                        )
-                    }
-                    Lane::Strided(dd, it) => {
-                        // Two walks (a lane of a broadcast view may be far
-                        // larger than memory: its offsets are not stored).
-                        let mean = it.clone().map(|o| dd[o].to_f64()).sum::<f64>() / m;
-                        (mean, it.map(|o| (dd[o].to_f64() - mean).powi(2)).sum())
-                    }
-                };
-                let _ = mean;
+                let mean = l.clone().sum_f64(|x| x.to_f64()) / m;
+                let ss = l.sum_f64(move |x| (x.to_f64() - mean).powi(2));
                 let var = ss / (m - ddof as f64);
                 let var = if m - ddof as f64 <= 0.0 {
                     f64::NAN
@@ -204,6 +301,11 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         ReduceOp::Argmax | ReduceOp::Argmin => {
             let max = op == ReduceOp::Argmax;
             HostData::I64(p.lanes(d, |l| {
+                if let Lane::Slice(s) = &l
+                    && let Some(i) = arg_slice(s, max)
+                {
+                    return i;
+                }
                 let (mut best, mut bi, mut i) = (None::<S>, 0i64, 0i64);
                 l.for_each(|x| {
                     let better = match best {
@@ -318,4 +420,45 @@ fn f64_slice<S: Element>(s: &[S]) -> Option<&[f64]> {
         // SAFETY: S is f64 (checked through its dtype), so the layouts are identical.
         unsafe { std::slice::from_raw_parts(s.as_ptr() as *const f64, s.len()) }
     })
+}
+
+/// Argmax (`max`) or argmin of a contiguous lane: f32/f64/i32/i64 in two
+/// vectorised passes (the extreme, then its first position; the first NaN
+/// when there is one, as NumPy), bools as the first true (false); `None`
+/// for other dtypes or an empty lane.
+fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
+    macro_rules! go {
+        ($t:ty) => {{
+            // SAFETY: S is $t (checked through its dtype), so the layouts are identical.
+            let x: &[$t] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const $t, s.len()) };
+            let e = if max {
+                extreme::<$t, true>(x, x[0])
+            } else {
+                extreme::<$t, false>(x, x[0])
+            };
+            #[allow(clippy::eq_op)]
+            let i = if e != e {
+                x.iter().position(|v| v != v)
+            } else {
+                x.iter().position(|&v| v == e)
+            };
+            i.map(|i| i as i64)
+        }};
+    }
+    if s.is_empty() {
+        return None;
+    }
+    match S::DTYPE {
+        DType::Float32 => go!(f32),
+        DType::Float64 => go!(f64),
+        DType::Int32 => go!(i32),
+        DType::Int64 => go!(i64),
+        DType::Bool => {
+            // SAFETY: S is bool (checked through its dtype), so the layouts are identical.
+            let x: &[bool] =
+                unsafe { std::slice::from_raw_parts(s.as_ptr() as *const bool, s.len()) };
+            Some(x.iter().position(|&v| v == max).unwrap_or(0) as i64)
+        }
+        _ => None,
+    }
 }

@@ -8,7 +8,7 @@ use gcalc_runtime::Array;
 use gcalc_runtime::ops::linalg::matmul;
 
 /// Deterministic values in [-1, 1) (no zeros in practice).
-fn rand(n: usize, seed: u64) -> Vec<f64> {
+pub(crate) fn rand(n: usize, seed: u64) -> Vec<f64> {
     let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     (0..n)
         .map(|_| {

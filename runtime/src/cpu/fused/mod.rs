@@ -27,6 +27,11 @@ pub const BLOCK: usize = 2048;
 /// Below this many output elements, run on the calling thread.
 pub const PAR_MIN: usize = 32768;
 const MAX_DIMS: usize = 32;
+/// Tiled traversal (a leaf read across its rows, `m.T + 0`): output rows per
+/// band and columns per tile, so a tile's strided reads (one cache line per
+/// column) stay in L1 while the band's rows use them up.
+const TILE_ROWS: usize = 16;
+const TILE_COLS: usize = 256;
 
 /// Run a typed program on host arrays: its value as a new host array (0-d
 /// when the program has no array leaf).
@@ -59,6 +64,9 @@ struct Exec<'a> {
     /// Index of each Temp slot within the scratch pool of its type.
     temp_idx: Vec<usize>,
     temp_count: [usize; 4],
+    /// Set (to the output's last dim) when some leaf steps across cache
+    /// lines along the output's rows but not down its columns: walk tiles.
+    tile_cols: Option<usize>,
 }
 
 fn tix(d: DType) -> usize {
@@ -86,6 +94,7 @@ impl<'a> Exec<'a> {
         shape: Dims,
         out_dtype: DType,
     ) -> Result<Exec<'a>> {
+        let mut tile_cols = None;
         for lp in &mut leaves {
             let a = lp.array;
             lp.direct = a.shape() == &shape[..] && a.is_contiguous();
@@ -94,6 +103,14 @@ impl<'a> Exec<'a> {
                 continue;
             }
             let bs = layout::broadcast_strides(a.shape(), a.strides(), &shape);
+            if let [.., down, across] = bs[..]
+                && across.unsigned_abs() >= 16
+                && down != 0
+                && down.unsigned_abs() < across.unsigned_abs()
+                && shape[shape.len() - 1] >= 64
+            {
+                tile_cols = Some(shape[shape.len() - 1]);
+            }
             let (s, st) = layout::merge_dims(&shape, &[&bs]);
             if s.len() > MAX_DIMS {
                 return Err(Error::value(format!(
@@ -142,6 +159,7 @@ impl<'a> Exec<'a> {
             out_dtype,
             temp_idx,
             temp_count,
+            tile_cols,
         })
     }
 
@@ -195,6 +213,9 @@ impl Ctx<'_> {
         if n == 0 {
             return Ok(());
         }
+        if let Some(cols) = self.exec.tile_cols {
+            return self.fill_tiled(out, cols);
+        }
         if n < PAR_MIN {
             return self
                 .exec
@@ -208,6 +229,31 @@ impl Ctx<'_> {
                 self.exec
                     .with_scratch(BLOCK, |s| self.task(i * task, D::make(ch), s))
             })
+    }
+
+    /// `fill` in bands of `TILE_ROWS` output rows (on rayon when large), each
+    /// band walked in tiles of `TILE_COLS` columns.
+    fn fill_tiled<D: OutElt>(&self, out: &mut [D], cols: usize) -> Result<()> {
+        let band = TILE_ROWS * cols;
+        let run = |(b, ch): (usize, &mut [D])| {
+            self.exec.with_scratch(TILE_COLS, |s| {
+                let mut o = D::make(ch);
+                let rows = o.len() / cols;
+                for c0 in (0..cols).step_by(TILE_COLS) {
+                    let w = TILE_COLS.min(cols - c0);
+                    for r in 0..rows {
+                        let at = r * cols + c0;
+                        self.block(b * band + at, w, &mut o.sub(at..at + w), s)?;
+                    }
+                }
+                Ok(())
+            })
+        };
+        if out.len() < PAR_MIN {
+            out.chunks_mut(band).enumerate().try_for_each(run)
+        } else {
+            out.par_chunks_mut(band).enumerate().try_for_each(run)
+        }
     }
 
     fn task(&self, start: usize, mut out: OutChunk<'_>, s: &mut Scratch) -> Result<()> {

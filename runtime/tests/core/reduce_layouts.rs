@@ -1,0 +1,234 @@
+//! CPU reductions over every axis set and layout (C-contiguous, transposed,
+//! sliced, 3-d with axes (0, 2)) against a float64 reference on random data,
+//! for f32/f64/int64/bool and every reduce op, crossing the row path's
+//! column blocks and row chunks (runtime/src/cpu/reduce_rows.rs); and
+//! results bit-identical in rayon pools of 1 and 2 threads.
+
+use gcalc_runtime::opid::ReduceOp;
+
+use crate::linalg_gemv::rand;
+use gcalc_runtime::ops::reduce::reduce_ddof;
+use gcalc_runtime::{Array, DType};
+
+const OPS: [ReduceOp; 11] = [
+    ReduceOp::Sum,
+    ReduceOp::Mean,
+    ReduceOp::Prod,
+    ReduceOp::Max,
+    ReduceOp::Min,
+    ReduceOp::Argmax,
+    ReduceOp::Argmin,
+    ReduceOp::Any,
+    ReduceOp::All,
+    ReduceOp::Var,
+    ReduceOp::Std,
+];
+
+/// A buffer of `n` random values of `dtype` (ints in -4..=4 with zeros, bools mixed).
+fn buffer(dtype: DType, n: usize, seed: u64) -> Array {
+    let r = rand(n, seed);
+    match dtype {
+        DType::Float32 => Array::from_vec(r.iter().map(|&v| v as f32).collect(), vec![n]),
+        DType::Float64 => Array::from_vec(r, vec![n]),
+        DType::Int64 => Array::from_vec(
+            r.iter().map(|&v| (v * 4.5).round() as i64).collect(),
+            vec![n],
+        ),
+        _ => Array::from_vec(r.iter().map(|&v| v > -0.6).collect(), vec![n]),
+    }
+}
+
+/// The cases: (logical shape, view strides, offset, buffer length, axes).
+fn cases() -> Vec<(Vec<usize>, Vec<isize>, usize, usize, Option<Vec<isize>>)> {
+    let mut v = vec![];
+    for &(r, c) in &[(37usize, 45usize), (300, 2100), (5000, 3), (1, 7), (6, 1)] {
+        let n = r * c;
+        for axes in [Some(vec![0]), Some(vec![1]), Some(vec![-1]), None] {
+            v.push((vec![r, c], vec![c as isize, 1], 0, n, axes.clone()));
+            v.push((vec![r, c], vec![1, r as isize], 0, n, axes.clone()));
+            v.push((
+                vec![r, c],
+                vec![4 * c as isize, 2],
+                3,
+                4 * n + 3,
+                axes.clone(),
+            ));
+        }
+    }
+    for axes in [vec![0, 2], vec![0, 1], vec![1], vec![2]] {
+        let (a, b, c) = (9usize, 7usize, 33usize);
+        v.push((
+            vec![a, b, c],
+            vec![(b * c) as isize, c as isize, 1],
+            0,
+            a * b * c,
+            Some(axes.clone()),
+        ));
+        v.push((
+            vec![a, b, c],
+            vec![1, a as isize, (a * b) as isize],
+            0,
+            a * b * c,
+            Some(axes.clone()),
+        ));
+    }
+    v
+}
+
+/// The float64 reference of `op` over the logical C-order values `x` of `shape`.
+fn reference(op: ReduceOp, x: &[f64], shape: &[usize], red: &[bool], int: bool) -> Vec<f64> {
+    let kept: Vec<usize> = (0..shape.len()).filter(|&d| !red[d]).collect();
+    let n_out: usize = kept.iter().map(|&d| shape[d]).product();
+    let mut lanes = vec![vec![]; n_out];
+    for (i, &val) in x.iter().enumerate() {
+        let (mut rem, mut idx) = (i, vec![0; shape.len()]);
+        for d in (0..shape.len()).rev() {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+        }
+        let o = kept.iter().fold(0, |o, &d| o * shape[d] + idx[d]);
+        lanes[o].push(val);
+    }
+    lanes
+        .iter()
+        .map(|l| {
+            let m = l.len() as f64;
+            let mean = l.iter().sum::<f64>() / m;
+            let arg = |max: bool| {
+                let mut bi = 0;
+                for (i, &v) in l.iter().enumerate() {
+                    if (max && v > l[bi]) || (!max && v < l[bi]) {
+                        bi = i;
+                    }
+                }
+                bi as f64
+            };
+            match op {
+                ReduceOp::Sum => l.iter().sum(),
+                ReduceOp::Mean => mean,
+                ReduceOp::Prod if int => {
+                    l.iter().fold(1i64, |a, &v| a.wrapping_mul(v as i64)) as f64
+                }
+                ReduceOp::Prod => l.iter().product(),
+                ReduceOp::Max => l.iter().cloned().fold(f64::MIN, f64::max),
+                ReduceOp::Min => l.iter().cloned().fold(f64::MAX, f64::min),
+                ReduceOp::Argmax => arg(true),
+                ReduceOp::Argmin => arg(false),
+                ReduceOp::Any => l.iter().any(|&v| v != 0.0) as u8 as f64,
+                ReduceOp::All => l.iter().all(|&v| v != 0.0) as u8 as f64,
+                ReduceOp::Var => l.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / m,
+                ReduceOp::Std => (l.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / m).sqrt(),
+                other => unreachable!("{other:?} is not among OPS"),
+            }
+        })
+        .collect()
+}
+
+fn run(op: ReduceOp, a: &Array, axes: &Option<Vec<isize>>) -> Array {
+    reduce_ddof(op, a, axes.as_deref(), false, 0, DType::Float64).unwrap()
+}
+
+#[test]
+fn reductions_agree_with_float64_over_layouts_and_dtypes() {
+    let mut seed = 1;
+    for (shape, strides, offset, len, axes) in cases() {
+        for dtype in [DType::Float32, DType::Float64, DType::Int64, DType::Bool] {
+            seed += 1;
+            let a = buffer(dtype, len, seed).view(shape.clone(), strides.clone(), offset);
+            let x = a.to_f64_vec().unwrap();
+            let mut red = vec![axes.is_none(); shape.len()];
+            for &ax in axes.iter().flatten() {
+                red[ax.rem_euclid(shape.len() as isize) as usize] = true;
+            }
+            // The large shapes (several column blocks and row chunks) for a
+            // few ops and dtypes only: the reference is slow in a debug build.
+            let big = x.len() > 100_000;
+            if big && matches!(dtype, DType::Float64 | DType::Bool) {
+                continue;
+            }
+            for op in OPS {
+                let arg = matches!(op, ReduceOp::Argmax | ReduceOp::Argmin);
+                let big_op = matches!(
+                    op,
+                    ReduceOp::Sum | ReduceOp::Max | ReduceOp::Argmin | ReduceOp::Var
+                );
+                if (arg && axes.as_ref().is_some_and(|a| a.len() > 1)) || (big && !big_op) {
+                    continue;
+                }
+                let want = reference(op, &x, &shape, &red, dtype == DType::Int64);
+                let got = run(op, &a, &axes).to_f64_vec().unwrap();
+                let tol = if dtype == DType::Float32 { 2e-6 } else { 1e-11 };
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    let ok = (g - w).abs() <= tol * (1.0 + w.abs()) || (g.is_nan() && w.is_nan());
+                    assert!(
+                        ok,
+                        "{op:?} {dtype} shape {shape:?} strides {strides:?} axes {axes:?} [{i}]: {g} vs {w}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reductions_bit_identical_across_thread_counts() {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let (p1, p2) = (pool(1), pool(2));
+    let mut seed = 100;
+    for (shape, strides, offset, len, axes) in cases() {
+        if shape.iter().product::<usize>() < 10_000 {
+            continue;
+        }
+        for dtype in [DType::Float32, DType::Float64] {
+            seed += 1;
+            let a = buffer(dtype, len, seed).view(shape.clone(), strides.clone(), offset);
+            for op in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Var, ReduceOp::Max] {
+                let one = p1.install(|| run(op, &a, &axes)).to_f64_vec().unwrap();
+                let two = p2.install(|| run(op, &a, &axes)).to_f64_vec().unwrap();
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(&one),
+                    bits(&two),
+                    "{op:?} {dtype} {shape:?} {strides:?} {axes:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn outer_axis_reductions_of_empty_arrays() {
+    for (shape, axis, out) in [
+        (vec![4, 0], 0, vec![0]),
+        (vec![0, 4], 0, vec![4]),
+        (vec![3, 0, 5], 1, vec![3, 5]),
+    ] {
+        let a = Array::from_vec(Vec::<f32>::new(), shape.clone());
+        for op in [
+            ReduceOp::Sum,
+            ReduceOp::Mean,
+            ReduceOp::Any,
+            ReduceOp::All,
+            ReduceOp::Prod,
+        ] {
+            let r = run(op, &a, &Some(vec![axis]));
+            assert_eq!(r.shape(), &out[..], "{op:?} {shape:?} axis {axis}");
+            let want = match op {
+                ReduceOp::Sum | ReduceOp::Any => 0.0,
+                ReduceOp::Mean => f64::NAN,
+                _ => 1.0,
+            };
+            for v in r.to_f64_vec().unwrap() {
+                assert!(
+                    v == want || (v.is_nan() && want.is_nan()),
+                    "{op:?} {shape:?}: {v}"
+                );
+            }
+        }
+    }
+}
