@@ -21,6 +21,8 @@ pub mod fuse;
 pub mod gemv;
 pub mod index;
 pub mod info;
+pub mod nccl;
+pub mod peer;
 pub mod reduce;
 pub mod rng;
 pub mod solver;

@@ -5,10 +5,12 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+mod collective;
 mod decomp;
 mod index;
 mod reduce;
 
+pub use collective::{CollectiveOp, RedKind};
 pub use decomp::{DecompOp, QrMode};
 pub use index::AtOp;
 pub use reduce::ReduceOp;

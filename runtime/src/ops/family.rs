@@ -58,7 +58,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 19] {
+fn tables() -> [(&'static [OpDef], Family); 20] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
@@ -75,6 +75,7 @@ fn tables() -> [(&'static [OpDef], Family); 19] {
         (super::io::OPS, Family::Files),
         (crate::plot::OPS, Family::Plots),
         (crate::builtins::device::OPS, Family::Devices),
+        (super::collective::OPS, Family::Devices),
         (crate::autodiff::builtins::OPS, Family::Gradients),
         (crate::builtins::lang::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),

@@ -19,6 +19,7 @@ macro_rules! builtin {
 }
 pub(crate) use builtin;
 
+pub mod collective;
 pub mod creation;
 pub mod decomp;
 pub mod einsum;
@@ -93,6 +94,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         einsum::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
+        collective::OPS,
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,

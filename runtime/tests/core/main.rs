@@ -5,6 +5,7 @@ mod array_index_shape;
 mod array_npy;
 mod array_print;
 mod array_random;
+mod collective;
 mod files_load;
 mod files_save;
 mod frontend;

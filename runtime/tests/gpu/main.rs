@@ -7,6 +7,7 @@
 
 mod gpu_backend;
 mod gpu_bench;
+mod gpu_collective;
 mod gpu_index;
 mod gpu_index_writes;
 mod gpu_linalg;
