@@ -64,6 +64,28 @@ def main():
     case("r = exp(s), 1024 f32, per statement", "seed(1); s = rand(1024)", "r = exp(s)",
          lambda: {"s": rng.random(1024, dtype=np.float32)}, lambda e: np.exp(e["s"]), 20000, "<= 2 us")
 
+    # Issue 17 (statistics and scans): each <= 1.0x NumPy's time.
+    case("cumsum 10M f32", "seed(1); a = rand(10000000)", "r = cumsum(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.cumsum(e["a"]), 5, "<= 1.0x")
+    case("median 10M f32", "seed(1); a = rand(10000000)", "r = median(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.median(e["a"]), 5, "<= 1.0x")
+    case("histogram 10M f32, 100 bins", "seed(1); a = rand(10000000)", "r = histogram(a, bins=100)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.histogram(e["a"], bins=100), 5, "<= 1.0x")
+
+    def np_softmax(x):
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    case("softmax rows of 4096x4096 f32", "seed(1); a = rand((4096, 4096))", "r = softmax(a, axis=1)",
+         lambda: {"a": rng.random((4096, 4096), dtype=np.float32)}, lambda e: np_softmax(e["a"]), 5, "<= 1.0x")
+    # Sorting and searching (issue 17): NumPy 2 sorts with x86-simd-sort (AVX-512).
+    case("sort 10M f32", "seed(1); a = rand(10000000)", "r = sort(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.sort(e["a"]), 3, "<= 1.0x")
+    case("argsort 10M f32", "seed(1); a = rand(10000000)", "r = argsort(a)",
+         lambda: {"a": rng.random(N, dtype=np.float32)}, lambda e: np.argsort(e["a"]), 3, "<= 1.0x")
+    case("unique 10M int64 (1M distinct)", "seed(1); a = randint(0, 1000000, 10000000)", "r = unique(a)",
+         lambda: {"a": rng.integers(0, 1_000_000, N)}, lambda e: np.unique(e["a"]), 3, "<= 1.0x")
+
     start = subprocess.run(["python3", "-c", f"""
 import subprocess, time
 ts = []

@@ -28,6 +28,10 @@ def torch_bench():
     print("REF torch exp_10M_f32 %.2f" % t(lambda: torch.exp(x)))
     print("REF torch fused_exp_z2_y_10M_f32 %.2f" % t(lambda: torch.exp(z + 2) * y))
     print("REF torch sum_10M_f32 %.2f" % t(lambda: torch.sum(x)))
+    u = torch.randint(0, 1_000_000, (n,), device="cuda")
+    print("REF torch sort_10M_f32 %.2f" % t(lambda: torch.sort(x), 10))
+    print("REF torch argsort_10M_f32 %.2f" % t(lambda: torch.argsort(x, stable=True), 10))
+    print("REF torch unique_10M_i64 %.2f" % t(lambda: torch.unique(u), 10))
     torch.backends.cuda.matmul.allow_tf32 = False
     a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
     tm = t(lambda: a @ b, 10)
@@ -84,6 +88,10 @@ def cupy_bench():
     print("REF cupy exp_10M_f32 %.2f" % t(lambda: cp.exp(x)))
     print("REF cupy fused_exp_z2_y_10M_f32 %.2f" % t(lambda: f(z, y)))
     print("REF cupy sum_10M_f32 %.2f" % t(lambda: cp.sum(x)))
+    u = cp.random.randint(0, 1_000_000, n, dtype=cp.int64)
+    print("REF cupy sort_10M_f32 %.2f" % t(lambda: cp.sort(x), 10))
+    print("REF cupy argsort_10M_f32 %.2f" % t(lambda: cp.argsort(x), 10))
+    print("REF cupy unique_10M_i64 %.2f" % t(lambda: cp.unique(u), 10))
     linalg_workloads("cupy", lambda v: cp.asarray(v, dtype=cp.float32), t, cp.linalg, cp.einsum)
 
 def jax_bench():

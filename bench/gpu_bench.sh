@@ -21,6 +21,15 @@ for k in range(5) {
     t = time { for i in range(20000) { r = exp(s) } }
     print("GCALC stmt_exp_1024_loop", t / 20000 * 1e6)
 }
+# Sorting (issue 17): unique syncs once (its size), time {} syncs at its end.
+a = rand(n, device=gpu()); u = randint(0, 1000000, n, device=gpu())
+r = sort(a); r = argsort(a); r = unique(u)
+t = time { for i in range(20) { r = sort(a) } }
+print("GCALC sort_10M_f32", t / 20 * 1e6)
+t = time { for i in range(20) { r = argsort(a) } }
+print("GCALC argsort_10M_f32", t / 20 * 1e6)
+t = time { for i in range(20) { r = unique(u) } }
+print("GCALC unique_10M_i64", t / 20 * 1e6)
 G
 "$bin/gcalc" "$log.prog" 2>&1 | grep '^GCALC' >>"$log" || true
 # check1: GPU vs CPU.

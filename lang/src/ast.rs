@@ -195,6 +195,57 @@ pub enum ExprKind {
     Block(Block),
     /// `time { ... }`: waits for devices, runs the block, waits again, gives seconds.
     Time(Block),
+    /// `a if c else b` (Python's conditional expression).
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        else_: Box<Expr>,
+    },
+    /// `f"...{expr!r:spec}..."`: literal text and replacement fields.
+    FString(Vec<FStringPart>),
+    /// `[elt for x in xs if c ...]`, and a generator expression `(elt for ...)`
+    /// or a call's sole argument `sum(elt for ...)`, which also give a list.
+    ListComp {
+        elt: Box<Expr>,
+        clauses: Vec<CompClause>,
+    },
+    /// `{k: v, ...}`.
+    Dict(Vec<(Expr, Expr)>),
+    /// `{k: v for x in xs if c ...}`.
+    DictComp {
+        key: Box<Expr>,
+        value: Box<Expr>,
+        clauses: Vec<CompClause>,
+    },
+}
+
+/// One piece of an f-string.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FStringPart {
+    /// Text as it is shown (`{{` and `}}` already made single, escapes decoded).
+    Lit(String),
+    /// A replacement field `{expr=!r:spec}`.
+    Field(Box<FStringField>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FStringField {
+    pub expr: Expr,
+    /// `{x=}`: the expression's text (with the `=` and the blanks around it)
+    /// is shown before its value, as Python does.
+    pub debug: Option<String>,
+    /// `!r`, `!s` or `!a`.
+    pub conversion: Option<char>,
+    /// The format spec after `:` (may hold nested fields: `{x:{w}.3f}`); empty: none.
+    pub spec: Vec<FStringPart>,
+    pub span: Span,
+}
+
+/// A `for` or `if` clause of a comprehension, in source order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompClause {
+    For { target: Target, iter: Expr },
+    If(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -217,12 +268,16 @@ pub enum IndexItem {
         step: Option<Expr>,
         span: Span,
     },
+    /// `...`: as many `:` as the other items leave (only valid inside `[...]`).
+    Ellipsis(Span),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnaryOp {
     Neg,
     Pos,
+    /// `~x`: bitwise not of ints, logical not of bools.
+    Invert,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,6 +290,13 @@ pub enum BinOp {
     Mod,
     Pow,
     MatMul,
+    /// `&`, `|`, `^`: bitwise on ints, logical on bools.
+    BitAnd,
+    BitOr,
+    BitXor,
+    /// `<<`, `>>` on ints.
+    LShift,
+    RShift,
 }
 
 impl BinOp {
@@ -248,6 +310,11 @@ impl BinOp {
             BinOp::Mod => "%",
             BinOp::Pow => "**",
             BinOp::MatMul => "@",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
         }
     }
 }
@@ -262,6 +329,9 @@ pub enum CmpOp {
     Ge,
     Is,
     IsNot,
+    /// `x in xs`: membership (list/tuple items, substrings, dict keys, array elements).
+    In,
+    NotIn,
 }
 
 impl CmpOp {
@@ -275,6 +345,8 @@ impl CmpOp {
             CmpOp::Ge => ">=",
             CmpOp::Is => "is",
             CmpOp::IsNot => "is not",
+            CmpOp::In => "in",
+            CmpOp::NotIn => "not in",
         }
     }
 }
@@ -285,9 +357,10 @@ pub enum LogicOp {
     Or,
 }
 
-/// The reserved words of the language.
+/// The reserved words of the language. `True`, `False` and `None` are
+/// Python's spellings of `true`, `false` and `none` (same literals).
 pub const KEYWORDS: &[&str] = &[
     "fn", "if", "else", "for", "in", "while", "return", "break", "continue", "set", "and", "or",
-    "not", "true", "false", "none", "is",
+    "not", "true", "false", "none", "is", "True", "False", "None",
 ];
 // `time` is not reserved: `time { ... }` is the timing expression only when a `{` follows.

@@ -1,7 +1,7 @@
 //! Whether an input typed at a prompt is complete, needs more lines (an
 //! open bracket or `"""` string), or is an error that more input cannot fix.
 
-use crate::parser::{StrLex, lex_string};
+use crate::parser::{StrLex, any_string};
 
 /// The answer of [`is_complete`].
 #[derive(Debug, Clone, PartialEq)]
@@ -23,9 +23,8 @@ pub fn is_complete(src: &str) -> Completeness {
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'"' => {
-                let rest = src.get(i..).unwrap_or("");
-                match lex_string(rest) {
+            b'"' | b'\'' => {
+                match any_string(src, i) {
                     StrLex::Ok(after, _) => {
                         i = src.len() - after.len();
                         continue;
@@ -35,7 +34,12 @@ pub fn is_complete(src: &str) -> Completeness {
                             indent: "    ".repeat(stack.len()),
                         };
                     }
-                    StrLex::Unclosed { triple: false } => return Completeness::Invalid,
+                    StrLex::Unclosed { triple: false } => {
+                        // An unclosed `"` string ends at its line: the parse decides.
+                        let rest = src.get(i..).unwrap_or("");
+                        i += rest.find('\n').unwrap_or(rest.len());
+                        continue;
+                    }
                 }
             }
             b'#' => {
@@ -51,7 +55,10 @@ pub fn is_complete(src: &str) -> Completeness {
                     _ => b'{',
                 };
                 if stack.pop() != Some(open) {
-                    return Completeness::Invalid;
+                    // A stray closer more lines cannot fix (unless it is raw
+                    // text, as a `set` value is): the parse decides.
+                    stack.clear();
+                    break;
                 }
             }
             _ => {}

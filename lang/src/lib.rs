@@ -8,6 +8,7 @@ pub mod ast;
 mod complete;
 pub mod diagnostic;
 mod parser;
+pub mod resolve;
 pub mod sexpr;
 pub mod span;
 
@@ -28,6 +29,17 @@ impl ParseResult {
     /// True when there are no diagnostics.
     pub fn is_ok(&self) -> bool {
         self.diagnostics.is_empty()
+    }
+}
+
+/// The end (a byte offset) of the string literal whose opening quote is at
+/// byte `quote` of `src` (an f-string when an `f` comes right before the
+/// quote: its fields may hold quotes of their own); `None` if it is unclosed.
+/// For highlighters, which must find where a string ends without parsing.
+pub fn string_literal_end(src: &str, quote: usize) -> Option<usize> {
+    match parser::any_string(src, quote) {
+        parser::StrLex::Ok(rest, _) => Some(src.len() - rest.len()),
+        parser::StrLex::Unclosed { .. } => None,
     }
 }
 

@@ -88,6 +88,7 @@ fn index_expr(base: &Expr, index: &[IndexItem]) -> String {
         } => {
             format!("(slice {} {} {})", opt(start), opt(stop), opt(step))
         }
+        IndexItem::Ellipsis(_) => "...".into(),
     });
     list(&format!("index {}", expr(base)), items)
 }
@@ -107,6 +108,7 @@ pub fn expr(e: &Expr) -> String {
             let op = match op {
                 UnaryOp::Neg => "neg",
                 UnaryOp::Pos => "pos",
+                UnaryOp::Invert => "invert",
             };
             format!("({op} {})", expr(operand))
         }
@@ -145,5 +147,65 @@ pub fn expr(e: &Expr) -> String {
         },
         ExprKind::Block(b) => block(b),
         ExprKind::Time(b) => format!("(time {})", block(b)),
+        ExprKind::Ternary { cond, then, else_ } => {
+            format!("(ifexp {} {} {})", expr(cond), expr(then), expr(else_))
+        }
+        ExprKind::FString(parts) => fstring("fstr", parts),
+        ExprKind::ListComp { elt, clauses } => {
+            format!("(listcomp {}{})", expr(elt), comp_clauses(clauses))
+        }
+        ExprKind::Dict(entries) => list(
+            "dict",
+            entries
+                .iter()
+                .map(|(k, v)| format!("({} {})", expr(k), expr(v))),
+        ),
+        ExprKind::DictComp {
+            key,
+            value,
+            clauses,
+        } => format!(
+            "(dictcomp ({} {}){})",
+            expr(key),
+            expr(value),
+            comp_clauses(clauses)
+        ),
     }
+}
+
+fn fstring(head: &str, parts: &[FStringPart]) -> String {
+    list(
+        head,
+        parts.iter().map(|p| match p {
+            FStringPart::Lit(s) => format!("{s:?}"),
+            FStringPart::Field(f) => {
+                let mut s = format!("(field {}", expr(&f.expr));
+                if let Some(d) = &f.debug {
+                    s.push_str(&format!(" (debug {d:?})"));
+                }
+                if let Some(c) = f.conversion {
+                    s.push_str(&format!(" !{c}"));
+                }
+                if !f.spec.is_empty() {
+                    s.push(' ');
+                    s.push_str(&fstring("spec", &f.spec));
+                }
+                s.push(')');
+                s
+            }
+        }),
+    )
+}
+
+fn comp_clauses(clauses: &[CompClause]) -> String {
+    let mut s = String::new();
+    for c in clauses {
+        match c {
+            CompClause::For { target: t, iter } => {
+                s.push_str(&format!(" (for {} {})", target(t), expr(iter)))
+            }
+            CompClause::If(cond) => s.push_str(&format!(" (if {})", expr(cond))),
+        }
+    }
+    s
 }

@@ -64,6 +64,7 @@ pub fn run_code(flags: Flags, code: &str, name: &str, show_value: bool) -> u8 {
 fn run_with_args(flags: Flags, code: &str, name: &str, show_value: bool, args: Vec<String>) -> u8 {
     let mut session = Session::new(flags, Box::new(StdOutput::new()));
     session.set_script_args(args);
+    session.set_whole_program(true);
     let outcome = session.execute(code, name);
     if let Some(err) = outcome.error {
         let text = if color_for_stderr() {

@@ -45,8 +45,11 @@ pub fn repr(v: &Value) -> String {
         Value::Float(f) => float_text(*f),
         Value::Str(s) => format!("{s:?}"),
         Value::Array(a) => print::repr(a),
-        // Walked with an explicit stack: any depth of nesting prints.
-        Value::Tuple(_) | Value::List(_) => crate::nested::repr_nested(v, repr_inline),
+        // Walked with an explicit stack: any depth of nesting prints, and a
+        // list or dict that holds itself shows `[...]` / `{...}` there.
+        Value::Tuple(_) | Value::List(_) | Value::Dict(_) => {
+            crate::nested::repr_nested(v, repr_inline)
+        }
         Value::Func(f) => {
             let params: Vec<&str> = f.def.params.iter().map(|p| p.name.name.as_str()).collect();
             format!("<fn {}({})>", f.name, params.join(", "))

@@ -19,7 +19,11 @@ pub enum ErrorKind {
     /// Bad argument values (wrong count, unknown keyword, out of domain).
     Value,
     Index,
+    /// A dict has no such key.
+    Key,
     ZeroDivision,
+    /// An integer result that does not fit in 64 bits.
+    Overflow,
     Io,
     /// Operands on different devices, a missing GPU, a CUDA failure.
     Device,
@@ -43,7 +47,9 @@ impl ErrorKind {
             ErrorKind::DType => "dtype error",
             ErrorKind::Value => "value error",
             ErrorKind::Index => "index error",
+            ErrorKind::Key => "key error",
             ErrorKind::ZeroDivision => "division by zero",
+            ErrorKind::Overflow => "overflow error",
             ErrorKind::Io => "i/o error",
             ErrorKind::Device => "device error",
             ErrorKind::OutOfMemory => "out of memory",
@@ -63,7 +69,9 @@ impl ErrorKind {
             ErrorKind::DType => "DTypeError",
             ErrorKind::Value => "ValueError",
             ErrorKind::Index => "IndexError",
+            ErrorKind::Key => "KeyError",
             ErrorKind::ZeroDivision => "ZeroDivisionError",
+            ErrorKind::Overflow => "OverflowError",
             ErrorKind::Io => "IOError",
             ErrorKind::Device => "DeviceError",
             ErrorKind::OutOfMemory => "OutOfMemoryError",
@@ -214,7 +222,6 @@ impl From<std::io::Error> for Error {
     }
 }
 
-/// "did you mean `foo`?" for a name among candidates (Damerau-free edit distance).
 /// `noun` with its indefinite article, for messages: "an int64", "an array",
 /// "a float32", "a uint8" (said "you-int"). The one place messages choose
 /// between "a" and "an".
@@ -230,32 +237,73 @@ pub fn with_article(noun: &str) -> String {
     format!("{} {noun}", if vowel_sound { "an" } else { "a" })
 }
 
+/// "did you mean `foo`?" for a name among candidates (see `spelling` for
+/// what is close enough).
 pub fn did_you_mean<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let d = edit_distance(name, c);
-        let limit = (name.len().max(c.len()) / 3).max(1);
-        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| format!("did you mean `{c}`?"))
+    let c: Vec<&str> = candidates.into_iter().collect();
+    spelling(name, &c).map(|c| format!("did you mean `{c}`?"))
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// The closest of `candidates` to `name` by edit distance (transpositions
+/// count one), if close enough: at most one edit per three characters of
+/// the name, so names of one or two characters get no suggestion (an
+/// unknown `x` does not suggest `b`) unless only their case differs. Ties go
+/// to the candidate with the same first letter, then the nearer length.
+pub fn spelling<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    closest(name, candidates).map(|(c, _)| c)
+}
+
+/// `spelling`'s choice and its edit distance.
+pub fn closest<'a>(name: &str, candidates: &[&'a str]) -> Option<(&'a str, usize)> {
+    let n = name.chars().count();
+    let limit = n / 3;
+    let first = name.chars().next();
+    let mut best: Option<(usize, bool, usize, &str)> = None;
+    for &c in candidates {
+        if c == name {
+            continue;
+        }
+        let d = if c.eq_ignore_ascii_case(name) {
+            0
+        } else {
+            edit_distance(name, c)
+        };
+        if d > limit && !c.eq_ignore_ascii_case(name) {
+            continue;
+        }
+        let key = (
+            d,
+            c.chars().next() != first,
+            c.chars().count().abs_diff(n),
+            c,
+        );
+        if best.is_none_or(|b| key < b) {
+            best = Some(key);
+        }
+    }
+    best.map(|b| (b.3, b.0))
+}
+
+/// Edit distance with adjacent transpositions counting one edit
+/// (optimal string alignment): `valeu` is one edit from `value`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    let mut prev2: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for i in 1..=a.len() {
         let mut cur = vec![i; b.len() + 1];
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                cur[j] = cur[j].min(prev2[j - 2] + 1);
+            }
         }
-        prev = cur;
+        prev2 = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }

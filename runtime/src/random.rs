@@ -24,6 +24,35 @@
 //!   gives `lo + ((w * r) >> 32)`; else words `2i`, `2i+1` make `x` (as float64
 //!   above, all 64 bits) and the value is `lo + ((x as u128 * r) >> 64)`
 //!   (Lemire's multiply-shift, without rejection: bias below r / 2^32).
+//!
+//! # The distributions (`kernels/src/cpu/samplers.rs`, its CUDA twin `samplers.cuh`)
+//! Every value below is computed in float64 with IEEE operations and the
+//! polynomial ln/exp of `kernels/src/cpu/math.rs` (the GPU's module is
+//! compiled without FMA contraction), then rounded to the dtype: the CPU and
+//! the GPU give the same bits. `u53(j)` is the 53-bit uniform of words
+//! `2j, 2j+1` of the draw (as float64 above).
+//! - `exponential(scale)`: element `i` = `-ln(1 - u53(i)) * scale`;
+//!   `bernoulli(p)`: `u53(i) < p`; `choice` with `p`: the first index whose
+//!   cumulative probability (summed in float64 in order, divided by the
+//!   total) exceeds `u53(i)`. Each advances the counter by `ceil(2n / 4)`.
+//! - `gamma`, `beta`, `poisson`, `binomial` take as many uniforms as their
+//!   rejection loops need from the element's own stream: element `i`'s
+//!   uniform `j` is the pair `j % 2` of the block with the 128-bit counter
+//!   `[ctr + i (64 bits), j / 2, tag]`, tag 1 (beta's second gamma: tag 2),
+//!   so that no block of it is ever one of the main stream (whose last word
+//!   is 0). The draw advances the counter by `n`. Samplers: gamma by
+//!   Marsaglia-Tsang (normals by the polar method; shape k < 1 as
+//!   Gamma(k+1) * U^(1/k)), beta as Ga / (Ga + Gb) from logs, Poisson by
+//!   multiplying uniforms below 10 and by Hörmann's PTRS above (NumPy's
+//!   algorithms), binomial by inversion when n min(p, 1-p) < 10 and by
+//!   Hörmann's BTRS above.
+//! - `permutation`, `shuffle`, `choice` without replacement (without `p`):
+//!   the keyed Feistel permutation of `0..n` (`samplers::Perm`, 8 rounds,
+//!   cycle walking) keyed by the block at the counter; advances it by 1.
+//!   `choice` without replacement with `p`: the k smallest of
+//!   `-ln(1 - u53(j)) / p[j]` over the n candidates (Efraimidis-Spirakis), in
+//!   that order; advances it by `ceil(2n / 4)`.
+//! - `choice` with replacement without `p`: `randint(0, n)`'s integers.
 
 use crate::dtype::DType;
 
@@ -43,27 +72,24 @@ impl Default for Rng {
     }
 }
 
-const M0: u32 = 0xD251_1F53;
-const M1: u32 = 0xCD9E_8D57;
-const W0: u32 = 0x9E37_79B9;
-const W1: u32 = 0xBB67_AE85;
+pub use gcalc_kernels::cpu::samplers::philox4x32_10;
 
-/// Philox 4x32 with 10 rounds.
-pub fn philox4x32_10(mut ctr: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
-    for round in 0..10 {
-        if round > 0 {
-            key = [key[0].wrapping_add(W0), key[1].wrapping_add(W1)];
-        }
-        let p0 = M0 as u64 * ctr[0] as u64;
-        let p1 = M1 as u64 * ctr[2] as u64;
-        let (hi0, lo0) = ((p0 >> 32) as u32, p0 as u32);
-        let (hi1, lo1) = ((p1 >> 32) as u32, p1 as u32);
-        ctr = [hi1 ^ ctr[1] ^ key[0], lo1, hi0 ^ ctr[3] ^ key[1], lo0];
-    }
-    ctr
+/// A parameter of a draw: one value for every element, or a contiguous
+/// float64 array of one value per element, on the draw's device.
+#[derive(Clone, Copy, Debug)]
+pub enum Param<'a> {
+    Scalar(f64),
+    Array(&'a crate::array::Array),
 }
 
 impl Rng {
+    /// The counter a draw starts at, advancing it past the `blocks` it uses.
+    pub fn take(&mut self, blocks: u64) -> u64 {
+        let c = self.counter;
+        self.counter = self.counter.wrapping_add(blocks);
+        c
+    }
+
     /// `seed(n)`: key = n, counter = 0.
     pub fn seed(&mut self, n: u64) {
         self.key = n;

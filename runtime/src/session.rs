@@ -68,6 +68,13 @@ pub struct VarInfo {
 
 pub struct Session {
     pub(crate) interp: Interp,
+    /// Whether inputs are whole programs (scripts, `-e`) or cells, for the
+    /// names checked before a run (`gcalc_lang::resolve`).
+    scope: gcalc_lang::resolve::Scope,
+    /// Every name an earlier input that ran could bind, run or not: a cell
+    /// may read what an earlier cell assigns in a branch that did not run
+    /// (`if has_gpu { y = ... }`), guarded the same way.
+    bindable: std::collections::HashSet<String>,
     /// Where shown arrays and listings wrap (`set_line_width`).
     line_width: usize,
 }
@@ -76,8 +83,21 @@ impl Session {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Session {
         Session {
             interp: Interp::new(flags, out),
+            scope: gcalc_lang::resolve::Scope::Cell,
+            bindable: Default::default(),
             line_width: crate::array::print::DEFAULT_LINE_WIDTH,
         }
+    }
+
+    /// Treat each input as a whole program (a script or `-e`): names read
+    /// inside functions are checked before the run too, since no later input
+    /// can define them. Prompts and notebooks keep the default (cells).
+    pub fn set_whole_program(&mut self, whole: bool) {
+        self.scope = if whole {
+            gcalc_lang::resolve::Scope::WholeProgram
+        } else {
+            gcalc_lang::resolve::Scope::Cell
+        };
     }
 
     /// Wrap shown arrays and listings at `width` columns from the next
@@ -125,6 +145,16 @@ impl Session {
             };
             return (outcome, None);
         }
+        let unknown = self.unknown_names(&parsed.program);
+        if !unknown.is_empty() {
+            let outcome = ExecOutcome {
+                value: None,
+                error: Some(self.render(unknown, source_name, shown)),
+            };
+            return (outcome, None);
+        }
+        self.bindable
+            .extend(gcalc_lang::resolve::bound_names(&parsed.program));
         // A stale interrupt (pressed while idle) must not stop the next input.
         self.interp.interrupt_flag().store(false, Ordering::Relaxed);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -161,6 +191,39 @@ impl Session {
                 (outcome, None)
             }
         }
+    }
+
+    /// Every name the program reads that nothing can bind, as name errors
+    /// (found before the first statement runs, like pyflakes).
+    fn unknown_names(&self, program: &gcalc_lang::Program) -> Vec<Error> {
+        let interp = &self.interp;
+        let bindable = &self.bindable;
+        let known = |n: &str| interp.knows(n) || bindable.contains(n);
+        let found = gcalc_lang::resolve::unresolved(program, &known, self.scope);
+        let n = found.len();
+        let bound = if n > 0 {
+            gcalc_lang::resolve::bound_names(program)
+        } else {
+            Vec::new()
+        };
+        found
+            .into_iter()
+            .enumerate()
+            .map(|(k, u)| {
+                let mut e = Error::name(format!("unknown name `{}`", u.name)).at(u.span);
+                e.help = interp.unknown_name_help(&u.name, u.dotted.as_deref(), &bound);
+                if u.reads > 1 {
+                    e = e.with_note(format!(
+                        "`{}` is read {} times; this is the first",
+                        u.name, u.reads
+                    ));
+                }
+                if k + 1 == n {
+                    e = e.with_note("found before running: no statement ran");
+                }
+                e
+            })
+            .collect()
     }
 
     /// GPU failures name the variables they concern: a poisoned GPU lists the
@@ -272,6 +335,7 @@ impl Session {
     /// Forget every variable and the values `_`, `_N` keep (flags stay).
     pub fn reset(&mut self) {
         self.interp.globals.clear();
+        self.bindable.clear();
         self.interp.results.clear();
     }
 

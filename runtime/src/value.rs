@@ -1,7 +1,8 @@
 //! The values of the language: arrays, weak scalars, strings, tuples, lists,
-//! functions, devices, dtypes, figures, CUDA modules, none.
+//! dicts, functions, devices, dtypes, figures, CUDA modules, none.
 
 use crate::array::Array;
+use crate::containers::{Dict, List};
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::nested::Items;
@@ -22,7 +23,10 @@ pub enum Value {
     Array(Array),
     /// Items drop without recursion however deep they nest (`crate::nested`).
     Tuple(Arc<Items>),
-    List(Arc<Items>),
+    /// A shared mutable list (`containers::List`): aliases see each other's changes.
+    List(List),
+    /// A shared mutable dict in insertion order (`containers::Dict`).
+    Dict(Dict),
     /// A user function (named or anonymous) with its captured environment.
     Func(Arc<Function>),
     /// A builtin from the op table.
@@ -85,6 +89,7 @@ impl Value {
             Value::Array(_) => "array",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
+            Value::Dict(_) => "dict",
             Value::Func(_) | Value::Builtin(_) | Value::Method(..) => "function",
             Value::Device(_) => "device",
             Value::DType(_) => "dtype",
@@ -106,7 +111,15 @@ impl Value {
         Value::Tuple(Arc::new(Items::from(v)))
     }
     pub fn list(v: Vec<Value>) -> Value {
-        Value::List(Arc::new(Items::from(v)))
+        Value::List(List::new(v))
+    }
+    /// The items of a tuple, or a snapshot of a list's (`None` for other values).
+    pub fn seq_items(&self) -> Option<Arc<Items>> {
+        match self {
+            Value::Tuple(t) => Some(t.clone()),
+            Value::List(l) => Some(l.snapshot()),
+            _ => None,
+        }
     }
     pub fn as_array(&self) -> Option<&Array> {
         match self {

@@ -2,12 +2,13 @@
 //! device, against the entry's f64 reference, over contiguous, broadcast,
 //! transposed, 0-d and weak-scalar operands; then every reduction (every
 //! device, empty arrays too) and the linear algebra ops against naive f64
-//! references; random draws, astype and indexing on every device against the CPU.
+//! references; random draws, astype and indexing on every device against the CPU;
+//! every sorting op on every device against a float64 sort and the CPU.
 
 use gcalc_runtime::array::layout;
 use gcalc_runtime::dtype::{DType, Kind};
 use gcalc_runtime::opid::ReduceOp;
-use gcalc_runtime::ops::elementwise::{Domain, EwDef, ew_def, result_kinds};
+use gcalc_runtime::ops::elementwise::{Domain, EwDef, Rule, ew_def, result_kinds};
 use gcalc_runtime::ops::fuse::{self, EwNode, Operand};
 use gcalc_runtime::ops::{self, linalg, reduce};
 use gcalc_runtime::{Array, Device, HostData};
@@ -39,7 +40,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
     let int = !dt.is_float();
     if dt == DType::Bool {
         return match (dom, arg) {
-            (Domain::NonZeroDivisor, 1) | (Domain::Positive, _) => 1.0,
+            (Domain::NonZeroDivisor, 1)
+            | (Domain::Positive | Domain::AtLeastOne | Domain::NonZero, _) => 1.0,
             _ => (r.next() < 0.5) as u8 as f64,
         };
     }
@@ -49,6 +51,12 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         (Domain::Small, _) => (-1.3, 1.3),
         (Domain::Power, 0) => (if int { -4.0 } else { 0.1 }, 4.0),
         (Domain::Power, _) => (if int { 0.0 } else { -2.0 }, if int { 4.99 } else { 2.0 }),
+        (Domain::ShiftCount, 1) => (0.0, 8.99),
+        (Domain::Unit, _) => (
+            if int { -1.0 } else { -0.98 },
+            if int { 1.99 } else { 0.98 },
+        ),
+        (Domain::AtLeastOne, _) => (1.0, 9.0),
         _ => (-9.0, 9.0),
     };
     loop {
@@ -59,8 +67,8 @@ fn sample(r: &mut Rng, dom: Domain, arg: usize, dt: DType) -> f64 {
         } else {
             v
         };
-        let zero_bad =
-            matches!(dom, Domain::Positive) || (dom == Domain::NonZeroDivisor && arg == 1);
+        let zero_bad = matches!(dom, Domain::Positive | Domain::NonZero)
+            || (dom == Domain::NonZeroDivisor && arg == 1);
         if (v != 0.0 || !zero_bad) && (int || v.abs() > 0.05 || dom == Domain::Power) {
             return v;
         }
@@ -108,7 +116,20 @@ fn close(got: f64, want: f64, tol: f64) -> bool {
 
 fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     let kinds: Vec<Kind> = args.iter().map(kind).collect();
-    let (_, ok) = result_kinds(name, def, &kinds, FX).unwrap();
+    // Bitwise ops and shifts refuse floats (NumPy too): a dtype error, on every path.
+    let Ok((_, ok)) = result_kinds(name, def, &kinds, FX) else {
+        assert!(
+            matches!(def.rule, Rule::Bitwise | Rule::Shift),
+            "{name} {what}: dtype rule failed"
+        );
+        let e = fuse::apply(name, args, FX).expect_err(&format!("{name} {what}: floats accepted"));
+        assert_eq!(
+            e.kind,
+            gcalc_runtime::ErrorKind::DType,
+            "{name} {what}: {e}"
+        );
+        return;
+    };
     let mut shape: Vec<usize> = vec![];
     for a in &args {
         if let Operand::Array(x) = a {
@@ -130,9 +151,20 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
         assert_eq!(dt, d, "{name} {what}: dtype");
     }
     let tol = dt.tolerance().max(1e-15);
+    // All-bool operands have their own truth where the op says so (`~` is logical not).
+    let all_bool = kinds
+        .iter()
+        .all(|k| matches!(k, Kind::WeakBool | Kind::Strong(DType::Bool)));
+    let reference = match def.bool_reference {
+        Some(r) if all_bool => r,
+        _ => def.reference,
+    };
     for (i, &g) in got.iter().enumerate() {
         let a: Vec<f64> = ins.iter().map(|v| v[i]).collect();
-        let want = (def.reference)(&a);
+        let want = match def.int_reference {
+            Some(r) if !dt.is_float() && !all_bool => r(&a),
+            _ => reference(&a),
+        };
         let want = if dt == DType::Int32 {
             want as i64 as i32 as f64
         } else {
@@ -225,11 +257,20 @@ fn every_elementwise_op_on_every_dtype_and_layout() {
                 }
                 count += 1;
             }
-            // Scalars only: Python-style results.
+            // Scalars only: Python-style results (ints for the ops that take no floats).
             let args = (0..n)
-                .map(|i| Operand::Float(sample(&mut r, def.domain, i, DType::Float64)))
+                .map(|i| match def.rule {
+                    Rule::Bitwise | Rule::Shift => {
+                        Operand::Int(sample(&mut r, def.domain, i, DType::Int64) as i64)
+                    }
+                    _ => Operand::Float(sample(&mut r, def.domain, i, DType::Float64)),
+                })
                 .collect();
             check_ew(name, def, args, "scalars");
+            if matches!(def.rule, Rule::Bitwise) {
+                let args = (0..n).map(|i| Operand::Bool(i % 2 == 0)).collect();
+                check_ew(name, def, args, "bool scalars");
+            }
         }
     }
     assert!(count >= 40 * 6, "walked {count} op/dtype pairs");
@@ -261,6 +302,17 @@ fn ref_reduce(op: ReduceOp, v: &[f64], ddof: f64) -> f64 {
         ReduceOp::Std => var.sqrt(),
         ReduceOp::Any => v.iter().any(|&x| x != 0.0) as u8 as f64,
         ReduceOp::All => v.iter().all(|&x| x != 0.0) as u8 as f64,
+        // The walk's data has no NaN: the nan* ops are the plain ones.
+        ReduceOp::Nansum => ref_reduce(ReduceOp::Sum, v, ddof),
+        ReduceOp::Nanmean => mean,
+        ReduceOp::Nanmax => ref_reduce(ReduceOp::Max, v, ddof),
+        ReduceOp::Nanmin => ref_reduce(ReduceOp::Min, v, ddof),
+        ReduceOp::Nanstd => var.sqrt(),
+        ReduceOp::Nanvar => var,
+        ReduceOp::Nanargmax => first(&|x, b| x > b),
+        ReduceOp::Nanargmin => first(&|x, b| x < b),
+        ReduceOp::Ptp => ref_reduce(ReduceOp::Max, v, ddof) - ref_reduce(ReduceOp::Min, v, ddof),
+        ReduceOp::CountNonzero => v.iter().filter(|&&x| x != 0.0).count() as f64,
     }
 }
 
@@ -272,6 +324,9 @@ fn every_reduction_on_every_dtype_and_axis() {
         let entry = ops::lookup(name).map(|d| d.reduce_op());
         assert_eq!(entry, Some(Some(op)), "{name} is in the table as {op:?}");
         for dt in DType::ALL {
+            if op == ReduceOp::Ptp && dt == DType::Bool {
+                continue; // an error, as in NumPy (bools have no subtraction)
+            }
             let base = make(&mut r, Domain::Small, 0, dt, &[3, 4, 5]);
             let base = if dt.is_float() {
                 base
@@ -348,7 +403,24 @@ fn every_reduction_on_every_dtype_and_axis() {
                             );
                         }
                         let want_dt = match op {
-                            ReduceOp::Argmax | ReduceOp::Argmin => DType::Int64,
+                            ReduceOp::Argmax
+                            | ReduceOp::Argmin
+                            | ReduceOp::Nanargmax
+                            | ReduceOp::Nanargmin
+                            | ReduceOp::CountNonzero => DType::Int64,
+                            ReduceOp::Nansum if !dt.is_float() => DType::Int64,
+                            ReduceOp::Nanmean | ReduceOp::Nanstd | ReduceOp::Nanvar
+                                if !dt.is_float() =>
+                            {
+                                FX
+                            }
+                            ReduceOp::Nansum
+                            | ReduceOp::Nanmean
+                            | ReduceOp::Nanstd
+                            | ReduceOp::Nanvar
+                            | ReduceOp::Nanmax
+                            | ReduceOp::Nanmin
+                            | ReduceOp::Ptp => dt,
                             ReduceOp::Any | ReduceOp::All => DType::Bool,
                             ReduceOp::Sum | ReduceOp::Prod if !dt.is_float() => DType::Int64,
                             ReduceOp::Mean | ReduceOp::Std | ReduceOp::Var if !dt.is_float() => FX,
@@ -574,6 +646,123 @@ fn random_ops_astype_and_indexing_on_every_device() {
                 assert_eq!(got.device(), dev);
                 let (gv, wv) = (got.to_f64_vec().unwrap(), want.to_f64_vec().unwrap());
                 assert_eq!(gv, wv, "astype {dt} -> {to} on {dev}");
+            }
+        }
+    }
+}
+
+/// NumPy's order: numbers ascending, nans last.
+fn np_order(a: &f64, b: &f64) -> std::cmp::Ordering {
+    a.is_nan()
+        .cmp(&b.is_nan())
+        .then(a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))
+}
+
+#[test]
+fn every_sorting_op_on_every_device() {
+    use gcalc_runtime::opid::SortOp;
+    use gcalc_runtime::output::Captured;
+    use gcalc_runtime::{Session, Value};
+    let mut s = Session::new(Default::default(), Box::new(Captured::default()));
+    let mut call = |name: &str, args: Vec<Value>| {
+        let f = ops::lookup(name).expect("in the op table");
+        let v = s
+            .interp()
+            .call_value(Value::Builtin(f), args, vec![], Default::default());
+        match v.unwrap_or_else(|e| panic!("{name}: {}", e.message)) {
+            Value::Array(a) => vec![a],
+            Value::Tuple(t) => t.iter().filter_map(|v| v.as_array().cloned()).collect(),
+            v => panic!("{name}: gave {}", v.type_name()),
+        }
+    };
+    // Rows of 30 float64 with ties, zeros of both signs and nans.
+    let mut r = Rng(0x5027);
+    let v: Vec<f64> = (0..600)
+        .map(|i| match i % 53 {
+            7 => f64::NAN,
+            11 => -0.0,
+            _ => (r.range(-4.0, 4.0) * 2.0).floor() / 2.0,
+        })
+        .collect();
+    let x = Array::from_vec(v.clone(), vec![20, 30]);
+    // The float64 reference: each row sorted in NumPy's order.
+    let rows: Vec<Vec<f64>> = v
+        .chunks(30)
+        .map(|c| {
+            let mut c = c.to_vec();
+            c.sort_by(np_order);
+            c
+        })
+        .collect();
+    let sorted: Vec<f64> = rows.concat();
+    let same = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(p, q)| p == q || (p.is_nan() && q.is_nan()))
+    };
+    let mut want: Vec<Vec<Vec<f64>>> = vec![];
+    for dev in devices() {
+        let xd = Value::Array(gcalc_runtime::backend::to_device(&x, dev).unwrap());
+        let row0 = Value::Array(
+            gcalc_runtime::backend::to_device(&Array::from_vec(rows[0].clone(), vec![30]), dev)
+                .unwrap(),
+        );
+        for (k, &op) in SortOp::ALL.iter().enumerate() {
+            let args = match op {
+                SortOp::Partition | SortOp::Argpartition => vec![xd.clone(), Value::Int(7)],
+                SortOp::Topk => vec![xd.clone(), Value::Int(4)],
+                SortOp::Searchsorted => vec![row0.clone(), xd.clone()],
+                SortOp::Isin => vec![xd.clone(), row0.clone()],
+                _ => vec![xd.clone()],
+            };
+            let got = call(op.name(), args);
+            let mut vals: Vec<Vec<f64>> = got
+                .iter()
+                .map(|a| {
+                    assert_eq!(a.device(), dev, "{} on {dev}", op.name());
+                    a.to_f64_vec().unwrap()
+                })
+                .collect();
+            match op {
+                SortOp::Sort => assert!(same(&vals[0], &sorted), "sort on {dev}"),
+                SortOp::Argsort => {
+                    let picked: Vec<f64> = vals[0]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &p)| v[i / 30 * 30 + p as usize])
+                        .collect();
+                    assert!(same(&picked, &sorted), "argsort on {dev}");
+                }
+                // Only the kth elements are defined (the sides' order is not).
+                SortOp::Partition => {
+                    let kth: Vec<f64> = vals[0].iter().skip(7).step_by(30).copied().collect();
+                    let want: Vec<f64> = rows.iter().map(|r| r[7]).collect();
+                    assert!(same(&kth, &want), "partition on {dev}");
+                    vals[0] = kth;
+                }
+                SortOp::Argpartition => {
+                    let kth: Vec<f64> = vals[0]
+                        .iter()
+                        .skip(7)
+                        .step_by(30)
+                        .enumerate()
+                        .map(|(r, &p)| v[r * 30 + p as usize])
+                        .collect();
+                    let want: Vec<f64> = rows.iter().map(|r| r[7]).collect();
+                    assert!(same(&kth, &want), "argpartition on {dev}");
+                    vals[0] = kth;
+                }
+                _ => {}
+            }
+            // Every device gives the CPU's results (devices() starts with the CPU).
+            if dev == Device::Cpu {
+                want.push(vals);
+            } else {
+                assert_eq!(vals.len(), want[k].len(), "{} on {dev}", op.name());
+                for (g, w) in vals.iter().zip(&want[k]) {
+                    assert!(same(g, w), "{} on {dev}: {g:?} vs {w:?}", op.name());
+                }
             }
         }
     }

@@ -34,7 +34,7 @@ SHOTS = os.environ.get("GCALC_SCREENSHOTS")
 TIMEOUT_MS = 60_000
 
 CELLS = [
-    'fn square(x) = x * x  # a comment\nok = true\ny = exp(arange(3.0))\ns = "text"\nsquare(y)',
+    'fn sqr(x) = x * x  # a comment\nok = true\ny = exp(arange(3.0))\ns = "text"\nsqr(y)',
     'plot(arange(10), arange(10) ** 2, title="squares")',
     "zeros((2, 3))",
     "",
@@ -189,14 +189,14 @@ def test_notebook_in_jupyterlab(lab):
             assert token_color(page, "cm-gcalc-builtin", "exp") == builtin
             assert token_color(page, "cm-gcalc-builtin", "arange") == builtin
             for cls, text in [
-                ("cm-gcalc-def", "square"),
+                ("cm-gcalc-def", "sqr"),
                 ("cm-gcalc-comment", "# a comment"),
                 ("cm-gcalc-string", '"text"'),
                 ("cm-gcalc-number", "3.0"),
             ]:
                 token_color(page, cls, text)
-            # A user's name is not a builtin.
-            assert cell(page, 0).locator("span.cm-gcalc-builtin", has_text="square").count() == 0
+            # A user's name is not a builtin (`square` is one since issue 17).
+            assert cell(page, 0).locator("span.cm-gcalc-builtin", has_text="sqr").count() == 0
 
             page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
             img = cell(page, 1).locator(".jp-OutputArea-output img")

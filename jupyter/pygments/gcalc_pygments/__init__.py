@@ -28,7 +28,7 @@ except ImportError:  # the source tree, before `gcalc jupyter install` built it
         "fn", "if", "else", "for", "in", "while", "return", "break",
         "continue", "set", "and", "or", "not", "is",
     )
-    CONSTANTS = ("true", "false", "none")
+    CONSTANTS = ("true", "false", "none", "True", "False", "None")
     BUILTINS = ()
 
 __all__ = ["GcalcLexer"]
@@ -55,8 +55,10 @@ class GcalcLexer(RegexLexer):
         "root": [
             (r"\s+", Whitespace),
             (r"#.*?$", Comment.Single),
-            (r'f?"""', String.Double, "triple"),
-            (r'f?"', String.Double, "string"),
+            (r'[fF]?"""', String.Double, "triple"),
+            (r'[fF]?"', String.Double, "string"),
+            (r"[fF]?'''", String.Single, "triple1"),
+            (r"[fF]?'", String.Single, "string1"),
             (r"(fn)(\s+)([A-Za-z_]\w*)", bygroups(Keyword, Whitespace, Name.Function)),
             # `time` is a keyword only in `time { ... }`.
             (r"(time)(\s*)(?=\{)", bygroups(Keyword, Whitespace)),
@@ -86,5 +88,18 @@ class GcalcLexer(RegexLexer):
             (r'"""', String.Double, "#pop"),
             (r'[^"\\]+', String.Double),
             (r'"', String.Double),
+        ],
+        # Python's single quotes, which gcalc also takes.
+        "string1": [
+            (r"\\.", String.Escape),
+            (r"'", String.Single, "#pop"),
+            (r"[^'\\\n]+", String.Single),
+            (r"\n", String.Single, "#pop"),
+        ],
+        "triple1": [
+            (r"\\.", String.Escape),
+            (r"'''", String.Single, "#pop"),
+            (r"[^'\\]+", String.Single),
+            (r"'", String.Single),
         ],
     }

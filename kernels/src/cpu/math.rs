@@ -75,13 +75,13 @@ fast_math_impl!(f64, exp_f64, expm1_f64, ln_f64, log2_f64, 1.0f64, 20.0f64);
 
 // ---------------------------------------------------------------- f32
 
-const F32_MAGIC: f32 = 12582912.0; // 1.5 * 2^23: adding it rounds to an integer
+pub(crate) const F32_MAGIC: f32 = 12582912.0; // 1.5 * 2^23: adding it rounds to an integer
 const F32_LN2_HI: f32 = 0.693359375;
 const F32_LN2_LO: f32 = -2.12194440e-4;
 
 /// 2^n for n in [-252, 254] as two exactly representable factors.
 #[inline(always)]
-fn pow2_f32(n: i32) -> (f32, f32) {
+pub(crate) fn pow2_f32(n: i32) -> (f32, f32) {
     let n1 = n >> 1;
     let n2 = n.wrapping_sub(n1);
     (
@@ -92,7 +92,7 @@ fn pow2_f32(n: i32) -> (f32, f32) {
 
 /// Range reduction x = n ln2 + r, |r| <= ln2/2; returns (n, r, expm1(r)).
 #[inline(always)]
-fn exp_core_f32(x: f32) -> (i32, f32) {
+pub(crate) fn exp_core_f32(x: f32) -> (i32, f32) {
     let t = x * std::f32::consts::LOG2_E + F32_MAGIC;
     let nf = t - F32_MAGIC;
     let n = (t.to_bits() as i32).wrapping_sub(F32_MAGIC.to_bits() as i32);
@@ -131,7 +131,15 @@ pub fn expm1_f32(x: f32) -> f32 {
 
 /// (exponent, ln of the mantissa in [sqrt(1/2), sqrt(2))) of a positive finite x.
 #[inline(always)]
-fn ln_parts_f32(x: f32) -> (f32, f32) {
+pub(crate) fn ln_parts_f32(x: f32) -> (f32, f32) {
+    let (e, f, y) = ln_terms_f32(x);
+    (e, f + y)
+}
+
+/// `ln_parts` before its last addition: (exponent, f, y) with ln of the
+/// mantissa = f + y (log10 scales the two apart, as Cephes does).
+#[inline(always)]
+pub(crate) fn ln_terms_f32(x: f32) -> (f32, f32, f32) {
     let den = x < f32::MIN_POSITIVE;
     let xs = if den { x * 8388608.0 } else { x };
     let bits = xs.to_bits();
@@ -152,11 +160,11 @@ fn ln_parts_f32(x: f32) -> (f32, f32) {
     let p = p * f - 2.499_999_4e-1;
     let p = p * f + 3.333_333e-1;
     let y = f * z * p - 0.5 * z;
-    (e as f32, f + y)
+    (e as f32, f, y)
 }
 
 #[inline(always)]
-fn ln_special_f32(x: f32, r: f32) -> f32 {
+pub(crate) fn ln_special_f32(x: f32, r: f32) -> f32 {
     let r = if x == f32::INFINITY { x } else { r };
     let r = if x == 0.0 { f32::NEG_INFINITY } else { r };
     if x < 0.0 || x.is_nan() { f32::NAN } else { r }
@@ -176,12 +184,12 @@ pub fn log2_f32(x: f32) -> f32 {
 
 // ---------------------------------------------------------------- f64
 
-const F64_MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52
+pub(crate) const F64_MAGIC: f64 = 6755399441055744.0; // 1.5 * 2^52
 const F64_LN2_HI: f64 = 6.93145751953125E-1;
 const F64_LN2_LO: f64 = 1.42860682030941723212E-6;
 
 #[inline(always)]
-fn pow2_f64(n: i64) -> (f64, f64) {
+pub(crate) fn pow2_f64(n: i64) -> (f64, f64) {
     let n1 = n >> 1;
     let n2 = n.wrapping_sub(n1);
     (
@@ -192,7 +200,7 @@ fn pow2_f64(n: i64) -> (f64, f64) {
 
 /// (n, expm1(r)) with x = n ln2 + r (Cephes exp's rational approximation).
 #[inline(always)]
-fn exp_core_f64(x: f64) -> (i64, f64) {
+pub(crate) fn exp_core_f64(x: f64) -> (i64, f64) {
     let t = x * std::f64::consts::LOG2_E + F64_MAGIC;
     let nf = t - F64_MAGIC;
     let n = (t.to_bits() as i64).wrapping_sub(F64_MAGIC.to_bits() as i64);
@@ -235,7 +243,15 @@ pub fn expm1_f64(x: f64) -> f64 {
 }
 
 #[inline(always)]
-fn ln_parts_f64(x: f64) -> (f64, f64) {
+pub(crate) fn ln_parts_f64(x: f64) -> (f64, f64) {
+    let (e, f, y) = ln_terms_f64(x);
+    (e, f + y)
+}
+
+/// `ln_parts` before its last addition: (exponent, f, y) with ln of the
+/// mantissa = f + y (log10 scales the two apart, as Cephes does).
+#[inline(always)]
+pub(crate) fn ln_terms_f64(x: f64) -> (f64, f64, f64) {
     let den = x < f64::MIN_POSITIVE;
     let xs = if den { x * 4503599627370496.0 } else { x };
     let bits = xs.to_bits();
@@ -259,11 +275,11 @@ fn ln_parts_f64(x: f64) -> (f64, f64) {
     let q = q * f + 7.11544750618563894466E1;
     let q = q * f + 2.31251620126765340583E1;
     let y = f * (z * p / q) - 0.5 * z;
-    (e as f64, f + y)
+    (e as f64, f, y)
 }
 
 #[inline(always)]
-fn ln_special_f64(x: f64, r: f64) -> f64 {
+pub(crate) fn ln_special_f64(x: f64, r: f64) -> f64 {
     let r = if x == f64::INFINITY { x } else { r };
     let r = if x == 0.0 { f64::NEG_INFINITY } else { r };
     if x < 0.0 || x.is_nan() { f64::NAN } else { r }

@@ -5,5 +5,9 @@
 pub mod ew;
 pub mod gemv;
 pub mod math;
+pub mod math_ext;
 pub mod reduce;
+pub mod samplers;
 pub mod simd;
+pub mod softmax;
+pub mod sort;

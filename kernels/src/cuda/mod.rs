@@ -5,10 +5,17 @@
 
 pub mod codegen;
 pub mod fused_sum;
+pub mod histogram;
 pub mod index_at;
+#[cfg(test)]
+mod samplers_twin;
+pub mod scan;
+pub mod select;
+pub mod softmax;
+pub mod sort;
 
 /// Included at the top of every generated elementwise kernel.
-pub const PRELUDE: &str = include_str!("prelude.cuh");
+pub const PRELUDE: &str = concat!(include_str!("prelude.cuh"), include_str!("ew_math.cuh"));
 /// Reduction templates (full and axis), instantiated by `reduce_source`.
 pub const REDUCE: &str = include_str!("reduce.cu");
 /// Philox 4x32-10 matching the CPU generator bit for bit.
@@ -27,6 +34,51 @@ pub const MASK: &str = include_str!("mask.cu");
 pub const GEMV: &str = include_str!("gemv.cu");
 /// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
 pub const LINALG: &str = include_str!("linalg.cu");
+/// The random variates (the twin of `cpu::samplers`), plain C++ apart from a macro.
+pub const SAMPLERS: &str = include_str!("samplers.cuh");
+/// The kernels of the random draws over `SAMPLERS`.
+pub const DRAWS: &str = include_str!("samplers.cu");
+/// NVRTC options of the draws' module: no FMA contraction, so that every
+/// value is the CPU's bit for bit.
+pub const DRAWS_OPTIONS: &[&str] = &["--fmad=false"];
+
+/// Storage types of the draws' output dtypes, with their kernel suffix.
+const DRAW_TYPES: [(&str, &str); 6] = [
+    ("bool", "b"),
+    ("int", "i32"),
+    ("long long", "i64"),
+    ("__half", "f16"),
+    ("float", "f32"),
+    ("double", "f64"),
+];
+
+/// Kernel suffix of a draw's output dtype.
+pub fn draw_suffix(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "b",
+        DType::Int32 => "i32",
+        DType::Int64 => "i64",
+        DType::Float16 => "f16",
+        DType::Float32 => "f32",
+        DType::Float64 => "f64",
+    }
+}
+
+/// The draws' translation unit: `draw_<dist>_<suffix>` for every
+/// distribution (its `GC_` id is its place in `Dist::ALL`) and every dtype,
+/// then `perm_index`, `choice_cdf` and `take_rows_{1,2,4,8}`.
+pub fn draws_source() -> String {
+    let mut s = format!("#include <cuda_fp16.h>\n{SAMPLERS}\n{DRAWS}\n");
+    for (id, d) in crate::cpu::samplers::Dist::ALL.iter().enumerate() {
+        let name = d.name();
+        for (t, suf) in DRAW_TYPES {
+            s += &format!(
+                "extern \"C\" __global__ void draw_{name}_{suf}({t}* o, gc_u64 n, gc_u64 c, gc_u64 k, const double* pa, double a, const double* pb, double b) {{ gc_draw_kernel<{t}>({id}, o, n, c, k, pa, a, pb, b); }}\n"
+            );
+        }
+    }
+    s
+}
 
 use crate::dtype::DType;
 

@@ -38,3 +38,13 @@ __device__ __forceinline__ long long gc_ipow(long long a, long long b) {
   while (b) { if (b & 1) r *= a; a *= a; b >>= 1; }
   return r;
 }
+// Bitwise not (logical on bools) and NumPy's shifts (a count outside 0..63 shifts everything out).
+__device__ __forceinline__ bool gc_invert(bool x) { return !x; }
+__device__ __forceinline__ int gc_invert(int x) { return ~x; }
+__device__ __forceinline__ long long gc_invert(long long x) { return ~x; }
+__device__ __forceinline__ long long gc_shl(long long a, long long b) {
+  return (b >= 0 && b < 64) ? (long long)((unsigned long long)a << b) : 0;
+}
+__device__ __forceinline__ long long gc_shr(long long a, long long b) {
+  return (b >= 0 && b < 64) ? (a >> b) : (a < 0 ? -1 : 0);
+}

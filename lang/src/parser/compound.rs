@@ -37,6 +37,9 @@ impl<'a> Parser<'a> {
         let e = self.expected(r, &format!("`{{` to start the body of {what}"));
         Err(match op_token(r) {
             Ok((_, "=")) => e.help("did you mean `==`?"),
+            _ if r.starts_with(':') => {
+                e.help("gcalc's blocks are `{ ... }`, opened on this line, not `:` and indentation")
+            }
             _ if r.is_empty() || r.starts_with('\n') => {
                 e.help("the `{` must be on the same line as the condition")
             }
@@ -140,6 +143,7 @@ impl<'a> Parser<'a> {
 
     fn if_inner(&mut self, start: usize, after_if: &'a str, nl: bool) -> PResult<'a, Expr> {
         let at = ws(after_if, nl);
+        self.cond_not_block(at, "if")?;
         let (rest, cond) = self
             .expr(after_if, nl)
             .map_err(|e| self.missing_cond(e, at, "if"))?;
@@ -178,6 +182,19 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// A `{` right after `if`/`while`/`in` is a missing condition, not a dict.
+    pub(crate) fn cond_not_block(&self, at: &str, kw: &str) -> Result<(), Box<PErr>> {
+        if at.starts_with('{') {
+            let mut e = self.expected(at, "a condition");
+            e.msg = format!(
+                "expected a condition after `{kw}`, found {}",
+                lexical::describe(at)
+            );
+            return Err(e);
+        }
+        Ok(())
+    }
+
     /// Reword "expected an expression" right after `kw` as a missing condition.
     pub(crate) fn missing_cond(&self, mut e: Box<PErr>, at: &str, kw: &str) -> Box<PErr> {
         if e.expected_expr && e.span.start as usize == self.pos(at) {
@@ -191,17 +208,18 @@ impl<'a> Parser<'a> {
     }
 
     /// The variable(s) of a `for`: `i`, `a, b`, `(a, b), c`.
-    pub(crate) fn for_target(&mut self, i: &'a str) -> PResult<'a, Target> {
-        let r = ws(i, false);
+    /// `nl`: newlines are free (inside a comprehension's brackets).
+    pub(crate) fn for_target(&mut self, i: &'a str, nl: bool) -> PResult<'a, Target> {
+        let r = ws(i, nl);
         let start = self.pos(r);
         let mut items = Vec::new();
         let mut rest = r;
         loop {
-            let (r2, t) = self.for_target_item(ws(rest, false))?;
+            let (r2, t) = self.for_target_item(ws(rest, nl))?;
             items.push(t);
-            let r3 = ws(r2, false);
+            let r3 = ws(r2, nl);
             match r3.strip_prefix(',') {
-                Some(after) if keyword(ws(after, false), "in").is_none() => rest = after,
+                Some(after) if keyword(ws(after, nl), "in").is_none() => rest = after,
                 Some(after) => {
                     rest = after;
                     break;

@@ -1,6 +1,9 @@
-//! Expressions by precedence climbing, lowest to highest: `or`, `and`,
-//! `not`, comparisons (non-associative), `+ -`, `* / // % @`, unary `- +`,
-//! `**` (right-associative), postfix call/index/attribute, atoms.
+//! Expressions by precedence climbing, lowest to highest: `a if c else b`,
+//! `or`, `and`, `not`, comparisons (`== != < <= > >= is in`, non-associative),
+//! `|`, `^`, `&`, `<< >>`, `+ -`, `* / // % @`, unary `- + ~`, `**`
+//! (right-associative), postfix call/index/attribute, atoms (Python's order).
+//! A comparison whose operand is an unparenthesized `& | ^` is an error that
+//! says how to write it (`x > 1 & y` is `x > (1 & y)` in Python and NumPy).
 //!
 //! `nl` says whether newlines are insignificant here (inside `()` and `[]`).
 //! Functions take the rest of the input (leading blanks allowed) and return
@@ -10,19 +13,6 @@ use super::lexical::{self, StrLex, keyword, op_token, ws};
 use super::{PErr, PResult, Parser};
 use crate::ast::*;
 use crate::span::Span;
-
-fn bin_op(tok: &str) -> Option<(BinOp, u8)> {
-    Some(match tok {
-        "+" => (BinOp::Add, 1),
-        "-" => (BinOp::Sub, 1),
-        "*" => (BinOp::Mul, 2),
-        "/" => (BinOp::Div, 2),
-        "//" => (BinOp::FloorDiv, 2),
-        "%" => (BinOp::Mod, 2),
-        "@" => (BinOp::MatMul, 2),
-        _ => return None,
-    })
-}
 
 fn boxed(kind: ExprKind, span: Span) -> Expr {
     Expr { kind, span }
@@ -42,14 +32,52 @@ impl<'a> Parser<'a> {
     /// A full expression.
     pub(crate) fn expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
         self.enter(i)?;
+        let r = self.ternary(i, nl);
+        self.leave();
+        r
+    }
+
+    /// An expression without a top-level `a if c else b`: the iterable and the
+    /// conditions of a comprehension (where `if` starts a filter).
+    pub(crate) fn expr_no_ternary(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.enter(i)?;
         let r = self.or_expr(i, nl);
         self.leave();
         r
     }
 
+    /// `a if c else b` (Python's conditional expression), right-associative.
+    fn ternary(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let (rest, then) = self.or_expr(i, nl)?;
+        let r = ws(rest, nl);
+        let Some(after_if) = keyword(r, "if") else {
+            return Ok((rest, then));
+        };
+        let (r2, cond) = self.operand(after_if, nl, "if", Self::or_expr)?;
+        let r3 = ws(r2, nl);
+        let Some(after_else) = keyword(r3, "else") else {
+            return Err(self
+                .expected(r3, "`else` in `a if cond else b`")
+                .help("Python's conditional expression needs an `else`: `a if cond else b`"));
+        };
+        let (rest, else_) = self.operand(after_else, nl, "else", Self::expr)?;
+        let span = then.span.to(else_.span);
+        Ok((
+            rest,
+            boxed(
+                ExprKind::Ternary {
+                    cond: Box::new(cond),
+                    then: Box::new(then),
+                    else_: Box::new(else_),
+                },
+                span,
+            ),
+        ))
+    }
+
     /// Parse an operand after operator `op`; a missing one is reported as
     /// "expected an expression after `op`".
-    fn operand(
+    pub(crate) fn operand(
         &mut self,
         after: &'a str,
         nl: bool,
@@ -123,6 +151,13 @@ impl<'a> Parser<'a> {
 
     /// A comparison operator at `r`, and the rest after it.
     fn cmp_op(&self, r: &'a str, nl: bool) -> Option<(&'a str, CmpOp)> {
+        if let Some(after) = keyword(r, "in") {
+            return Some((after, CmpOp::In));
+        }
+        if let Some(after) = keyword(r, "not") {
+            let after_in = keyword(ws(after, nl), "in")?;
+            return Some((after_in, CmpOp::NotIn));
+        }
         if let Some(after) = keyword(r, "is") {
             let r2 = ws(after, nl);
             if let Some(after_not) = keyword(r2, "not") {
@@ -144,7 +179,7 @@ impl<'a> Parser<'a> {
     }
 
     fn cmp_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
-        let (mut rest, mut lhs) = self.arith(i, nl)?;
+        let (mut rest, mut lhs) = self.bit_or(i, nl)?;
         let mut count = 0;
         loop {
             let r = ws(rest, nl);
@@ -152,7 +187,10 @@ impl<'a> Parser<'a> {
                 return Ok((rest, lhs));
             };
             self.chain(&mut count, r)?;
-            let (r2, rhs) = self.operand(after, nl, op.symbol(), Self::arith)?;
+            let (r2, rhs) = self.operand(after, nl, op.symbol(), Self::bit_or)?;
+            if count == 1 {
+                self.check_bitwise_operand(&lhs, op, &rhs);
+            }
             if count == 2 {
                 let span = lhs.span.to(rhs.span);
                 let mut d = crate::Diagnostic::syntax(
@@ -177,32 +215,47 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn arith(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
-        self.climb(i, nl, 1)
+    /// `a | b` over `^`, `^` over `&`, `&` over shifts, shifts over `+ -`.
+    fn bit_or(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.bin_level(i, nl, &[("|", BinOp::BitOr)], Self::bit_xor)
     }
 
-    fn term(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
-        self.climb(i, nl, 2)
+    fn bit_xor(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.bin_level(i, nl, &[("^", BinOp::BitXor)], Self::bit_and)
     }
 
-    /// Precedence climbing over the binary arithmetic operators.
-    fn climb(&mut self, i: &'a str, nl: bool, min_prec: u8) -> PResult<'a, Expr> {
-        let (mut rest, mut lhs) = self.unary(i, nl)?;
+    fn bit_and(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.bin_level(i, nl, &[("&", BinOp::BitAnd)], Self::shift)
+    }
+
+    fn shift(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.bin_level(
+            i,
+            nl,
+            &[("<<", BinOp::LShift), (">>", BinOp::RShift)],
+            Self::arith,
+        )
+    }
+
+    /// One left-associative level of binary operators `ops` over `next`.
+    fn bin_level(
+        &mut self,
+        i: &'a str,
+        nl: bool,
+        ops: &[(&str, BinOp)],
+        next: fn(&mut Self, &'a str, bool) -> PResult<'a, Expr>,
+    ) -> PResult<'a, Expr> {
+        let (mut rest, mut lhs) = next(self, i, nl)?;
         let mut count = 0;
         loop {
             let r = ws(rest, nl);
             let Ok((after, tok)) = op_token(r) else {
                 return Ok((rest, lhs));
             };
-            let Some((op, prec)) = bin_op(tok) else {
+            let Some(&(_, op)) = ops.iter().find(|(t, _)| *t == tok) else {
                 return Ok((rest, lhs));
             };
-            if prec < min_prec {
-                return Ok((rest, lhs));
-            }
             self.chain(&mut count, r)?;
-            let next: fn(&mut Self, &'a str, bool) -> PResult<'a, Expr> =
-                if prec == 1 { Self::term } else { Self::unary };
             let (r2, rhs) = self.operand(after, nl, tok, next)?;
             let span = lhs.span.to(rhs.span);
             lhs = boxed(
@@ -217,11 +270,69 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `x > 1 & y` is `x > (1 & y)` (Python's and NumPy's precedence), which is
+    /// rarely what a NumPy user means: an unparenthesized `& | ^` beside a
+    /// comparison is reported, with both readings spelled out.
+    fn check_bitwise_operand(&mut self, lhs: &Expr, op: CmpOp, rhs: &Expr) {
+        fn bare_bitwise(e: &Expr) -> Option<(BinOp, &Expr, &Expr)> {
+            match &e.kind {
+                ExprKind::Binary {
+                    op: bop @ (BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor),
+                    lhs,
+                    rhs,
+                } if e.span == lhs.span.to(rhs.span) => Some((*bop, &**lhs, &**rhs)),
+                _ => None,
+            }
+        }
+        let text = |e: &Expr| self.src.get(e.span.range()).unwrap_or("").to_string();
+        let cmp = op.symbol();
+        let (bop, meant, other) = if let Some((bop, a, b)) = bare_bitwise(rhs) {
+            let bit = bop.symbol();
+            let meant = format!("({} {cmp} {}) {bit} {}", text(lhs), text(a), text(b));
+            let other = format!("{} {cmp} ({})", text(lhs), text(rhs));
+            (bop, meant, other)
+        } else if let Some((bop, a, b)) = bare_bitwise(lhs) {
+            let bit = bop.symbol();
+            let meant = format!("{} {bit} ({} {cmp} {})", text(a), text(b), text(rhs));
+            let other = format!("({}) {cmp} {}", text(lhs), text(rhs));
+            (bop, meant, other)
+        } else {
+            return;
+        };
+        let mut d = crate::Diagnostic::syntax(
+            format!(
+                "`{}` binds tighter than `{cmp}`: add parentheses to say which you mean",
+                bop.symbol()
+            ),
+            lhs.span.to(rhs.span),
+        );
+        d.help = Some(format!(
+            "write `{meant}` to combine conditions, or `{other}` (Python's reading)"
+        ));
+        self.diags.push(d);
+    }
+
+    fn arith(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        self.bin_level(i, nl, &[("+", BinOp::Add), ("-", BinOp::Sub)], Self::term)
+    }
+
+    fn term(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let ops = [
+            ("*", BinOp::Mul),
+            ("/", BinOp::Div),
+            ("//", BinOp::FloorDiv),
+            ("%", BinOp::Mod),
+            ("@", BinOp::MatMul),
+        ];
+        self.bin_level(i, nl, &ops, Self::unary)
+    }
+
     fn unary(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
         let r = ws(i, nl);
         let op = match op_token(r) {
             Ok((after, "-")) => Some((after, UnaryOp::Neg, "-")),
             Ok((after, "+")) => Some((after, UnaryOp::Pos, "+")),
+            Ok((after, "~")) => Some((after, UnaryOp::Invert, "~")),
             _ => None,
         };
         let Some((after, op, sym)) = op else {
@@ -362,7 +473,12 @@ impl<'a> Parser<'a> {
             let (rest, e) = self.number(r)?;
             return Ok((rest, e, true));
         }
-        if c == '"' {
+        if matches!(c, 'f' | 'F') && r[1..].starts_with(lexical::is_quote) {
+            let (rest, e) = self.fstring(r)?;
+            return Ok((rest, e, true));
+        }
+        if lexical::is_quote(c) {
+            let (_, close) = lexical::delimiter(r);
             return match lexical::string(r) {
                 StrLex::Ok(rest, s) => Ok((
                     rest,
@@ -370,24 +486,27 @@ impl<'a> Parser<'a> {
                     true,
                 )),
                 StrLex::Unclosed { triple: true } => {
-                    let mut e = self.err_at(r, "unclosed `\"\"\"` string");
+                    let mut e = self.err_at(r, format!("unclosed `{close}` string"));
                     e.span = Span::new(start, start + 3);
                     e.resume = self.src.len();
-                    Err(e.help("end it with `\"\"\"`"))
+                    Err(e.help(format!("end it with `{close}`")))
                 }
                 StrLex::Unclosed { triple: false } => {
                     let mut e = self.err_at(r, "unclosed string");
                     e.span = Span::new(start, start + 1);
                     e.resume = start + r.find('\n').unwrap_or(r.len());
-                    Err(e.help(
-                        "a `\"` string ends on its own line; use `\"\"\"` for text across lines",
-                    ))
+                    Err(e.help(format!(
+                        "a `{close}` string ends on its own line; use `{close}{close}{close}` for text across lines"
+                    )))
                 }
             };
         }
         if c == '(' {
-            let (rest, (mut items, trailing)) = self.seq(r, '(', Self::expr_nl, "an expression")?;
+            let (rest, (mut items, trailing, comp)) = self.seq_or_comp(r, '(')?;
             let span = self.span_from(start, rest);
+            if let Some(kind) = comp {
+                return Ok((rest, boxed(kind, span), true));
+            }
             if items.len() == 1
                 && !trailing
                 && let Some(mut e) = items.pop()
@@ -398,28 +517,28 @@ impl<'a> Parser<'a> {
             return Ok((rest, boxed(ExprKind::Tuple(items), span), true));
         }
         if c == '[' {
-            let (rest, (items, _)) = self.seq(r, '[', Self::expr_nl, "an expression")?;
-            return Ok((
-                rest,
-                boxed(ExprKind::List(items), self.span_from(start, rest)),
-                true,
-            ));
+            let (rest, (items, _, comp)) = self.seq_or_comp(r, '[')?;
+            let kind = comp.unwrap_or(ExprKind::List(items));
+            return Ok((rest, boxed(kind, self.span_from(start, rest)), true));
+        }
+        if c == '{' {
+            let (rest, kind) = self.dict_atom(r)?;
+            return Ok((rest, boxed(kind, self.span_from(start, rest)), true));
         }
         let Ok((after, w)) = lexical::word(r) else {
             let e = self.expected_expr(r);
             return Err(match c {
-                '{' => e.help(
-                    "a block `{ ... }` follows `if`, `else`, `fn(...)`, `for`, `while` or `time`",
-                ),
-                '\'' => e.help("strings use double quotes: \"...\""),
+                '.' if r.starts_with("...") => {
+                    e.help("`...` (all the other axes) is only valid inside `x[...]`")
+                }
                 _ => e,
             });
         };
         let lit = |k| Ok((after, boxed(k, Span::new(start, start + w.len())), true));
         match w {
-            "true" => lit(ExprKind::Bool(true)),
-            "false" => lit(ExprKind::Bool(false)),
-            "none" => lit(ExprKind::None),
+            "true" | "True" => lit(ExprKind::Bool(true)),
+            "false" | "False" => lit(ExprKind::Bool(false)),
+            "none" | "None" => lit(ExprKind::None),
             "fn" => {
                 let (rest, f) = self.lambda(r, after, nl)?;
                 Ok((rest, f, false))
@@ -428,6 +547,10 @@ impl<'a> Parser<'a> {
                 let (rest, e) = self.if_expr(r, after, nl)?;
                 Ok((rest, e, false))
             }
+            "lambda" => match self.python_lambda(start, after, nl)? {
+                Some((rest, f)) => Ok((rest, f, false)),
+                None => lit(ExprKind::Name(w.to_string())),
+            },
             "time" if ws(after, false).starts_with('{') => {
                 let (rest, b) = self.block(ws(after, false))?;
                 Ok((
@@ -488,10 +611,6 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expr_nl(&mut self, i: &'a str) -> PResult<'a, Expr> {
-        self.expr(i, true)
-    }
-
     /// A call argument: `value` or `key=value`.
     fn arg(&mut self, i: &'a str) -> PResult<'a, Arg> {
         let start = self.pos(i);
@@ -515,6 +634,27 @@ impl<'a> Parser<'a> {
             }
         }
         let (rest, value) = self.expr(i, true)?;
+        let r = ws(rest, true);
+        if let Some(after_for) = keyword(r, "for") {
+            // `sum(x * x for x in xs)`: a generator expression, made a list.
+            let (rest, clauses) = self.comp_clauses(r, after_for)?;
+            let span = self.span_from(start, rest);
+            let value = boxed(
+                ExprKind::ListComp {
+                    elt: Box::new(value),
+                    clauses,
+                },
+                span,
+            );
+            return Ok((
+                rest,
+                Arg {
+                    name: None,
+                    span,
+                    value,
+                },
+            ));
+        }
         Ok((
             rest,
             Arg {
@@ -528,6 +668,9 @@ impl<'a> Parser<'a> {
     /// One item of a subscript: an expression or `start:stop:step`.
     fn index_item(&mut self, i: &'a str) -> PResult<'a, IndexItem> {
         let start = self.pos(i);
+        if let Some(after) = i.strip_prefix("...") {
+            return Ok((after, IndexItem::Ellipsis(self.span_from(start, after))));
+        }
         let (rest, first) = if i.starts_with(':') {
             (i, None)
         } else {
@@ -584,12 +727,15 @@ impl<'a> Parser<'a> {
         let close = closer_of(open);
         let open_pos = self.pos(i);
         self.enter(i)?;
-        let res = self.seq_inner(i.get(1..).unwrap_or(""), open, close, open_pos, item, what);
+        let rest = i.get(1..).unwrap_or("");
+        let res = self.seq_inner(rest, open, close, open_pos, item, what, Vec::new());
         self.leave();
         res
     }
 
-    fn seq_inner<T>(
+    /// The items after `first` (already parsed; `rest` is right after it).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn seq_inner<T>(
         &mut self,
         mut rest: &'a str,
         open: char,
@@ -597,9 +743,17 @@ impl<'a> Parser<'a> {
         open_pos: usize,
         item: ItemFn<'a, T>,
         what: &str,
+        first: Vec<T>,
     ) -> PResult<'a, (Vec<T>, bool)> {
-        let mut items = Vec::new();
         let mut trailing = false;
+        if !first.is_empty() {
+            let r = ws(rest, true);
+            if let Some(after) = r.strip_prefix(',') {
+                trailing = true;
+                rest = after;
+            }
+        }
+        let mut items = first;
         loop {
             let r = ws(rest, true);
             if let Some(after) = r.strip_prefix(close) {

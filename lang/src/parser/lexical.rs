@@ -102,18 +102,41 @@ pub(crate) enum StrLex<'a> {
     Unclosed { triple: bool },
 }
 
-/// A string literal starting at `input` (which starts with `"`).
-/// Escapes in `"..."`: `\n \t \r \0 \\ \" \'`; an unknown escape is kept as
-/// written. `"""..."""` is raw (no escapes): it holds CUDA sources, whose
-/// `printf("%d\n")` must reach the compiler as written.
+/// Whether `c` opens a string: `"` or, as in Python, `'`.
+pub(crate) fn is_quote(c: char) -> bool {
+    c == '"' || c == '\''
+}
+
+/// The quote a string literal at `input` uses, and its closing delimiter
+/// (`"`, `'`, `"""` or `'''`).
+pub(crate) fn delimiter(input: &str) -> (char, &'static str) {
+    let q = if input.starts_with('\'') { '\'' } else { '"' };
+    let triple = match q {
+        '"' => "\"\"\"",
+        _ => "\'\'\'",
+    };
+    if input.starts_with(triple) {
+        (q, triple)
+    } else if q == '"' {
+        (q, "\"")
+    } else {
+        (q, "\'")
+    }
+}
+
+/// A string literal starting at `input` (which starts with `"` or `'`).
+/// Escapes in `"..."` and `'...'`: `\n \t \r \0 \\ \" \'`; an unknown
+/// escape is kept as written. `"""..."""` (and `'''...'''`) is raw (no
+/// escapes): it holds CUDA sources, whose `printf("%d\n")` must reach the
+/// compiler as written.
 pub(crate) fn string(input: &str) -> StrLex<'_> {
-    let triple = input.starts_with("\"\"\"");
-    let body_start = if triple { 3 } else { 1 };
-    let Some(body) = input.get(body_start..) else {
+    let (q, close) = delimiter(input);
+    let triple = close.len() == 3;
+    let Some(body) = input.get(close.len()..) else {
         return StrLex::Unclosed { triple };
     };
     if triple {
-        return match body.find("\"\"\"") {
+        return match body.find(close) {
             Some(end) => StrLex::Ok(body.get(end + 3..).unwrap_or(""), body[..end].to_string()),
             None => StrLex::Unclosed { triple },
         };
@@ -131,7 +154,6 @@ pub(crate) fn string(input: &str) -> StrLex<'_> {
                     '\\' => out.push('\\'),
                     '"' => out.push('"'),
                     '\'' => out.push('\''),
-                    '\n' if triple => {} // line continuation inside `"""`
                     '\n' => return StrLex::Unclosed { triple },
                     other => {
                         out.push('\\');
@@ -140,40 +162,161 @@ pub(crate) fn string(input: &str) -> StrLex<'_> {
                 },
                 None => return StrLex::Unclosed { triple },
             },
-            '"' if !triple => {
+            c if c == q => {
                 return StrLex::Ok(body.get(i + 1..).unwrap_or(""), out);
             }
-            '"' if body[i..].starts_with("\"\"\"") => {
-                return StrLex::Ok(body.get(i + 3..).unwrap_or(""), out);
-            }
-            '\n' if !triple => return StrLex::Unclosed { triple },
+            '\n' => return StrLex::Unclosed { triple },
             c => out.push(c),
         }
     }
     StrLex::Unclosed { triple }
 }
 
+/// Whether the quote at byte `quote` of `src` opens an f-string: an `f` or
+/// `F` right before it that is not the end of a longer name.
+pub(crate) fn is_fstring_quote(src: &str, quote: usize) -> bool {
+    let b = src.as_bytes();
+    quote >= 1
+        && matches!(b.get(quote - 1), Some(b'f' | b'F'))
+        && (quote < 2 || !b.get(quote - 2).is_some_and(|&c| is_name_char(c as char)))
+}
+
+/// The extent of an f-string whose quote starts `input`: replacement fields
+/// `{...}` may hold strings (with quotes) and brackets of their own. Only the
+/// rest after it is meaningful in `StrLex::Ok` (the text is left empty); the
+/// parser decodes the parts itself (`parser::fstring`).
+pub(crate) fn fstring_extent(input: &str) -> StrLex<'_> {
+    fstring_extent_at(input, 0)
+}
+
+/// Past this many f-strings nested in each other's fields, the scan gives up
+/// (the parser reports the nesting as too deep).
+const MAX_FSTRING_NESTING: usize = 64;
+
+fn fstring_extent_at(input: &str, nesting: usize) -> StrLex<'_> {
+    /// An open replacement field: brackets opened inside its expression, and
+    /// whether its format spec (after a top-level `:`) has started.
+    struct Field {
+        brackets: usize,
+        in_spec: bool,
+    }
+    let (q, close) = delimiter(input);
+    let triple = close.len() == 3;
+    let q = q as u8;
+    let b = input.as_bytes();
+    let mut i = close.len();
+    let mut fields: Vec<Field> = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        let Some(top) = fields.last_mut() else {
+            match c {
+                b'\\' if !triple => i += 2,
+                b'{' if b.get(i + 1) == Some(&b'{') => i += 2,
+                b'}' if b.get(i + 1) == Some(&b'}') => i += 2,
+                b'{' => {
+                    fields.push(Field {
+                        brackets: 0,
+                        in_spec: false,
+                    });
+                    i += 1;
+                }
+                c if c == q && !triple => return StrLex::Ok(&input[i + 1..], String::new()),
+                c if c == q && input[i..].starts_with(close) => {
+                    return StrLex::Ok(&input[i + 3..], String::new());
+                }
+                b'\n' if !triple => return StrLex::Unclosed { triple },
+                _ => i += 1,
+            }
+            continue;
+        };
+        if top.in_spec {
+            match c {
+                b'{' => fields.push(Field {
+                    brackets: 0,
+                    in_spec: false,
+                }),
+                b'}' => {
+                    fields.pop();
+                }
+                b'\n' if !triple => return StrLex::Unclosed { triple },
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => {
+                let rest = &input[i..];
+                let inner = if is_fstring_quote(input, i) {
+                    if nesting >= MAX_FSTRING_NESTING {
+                        return StrLex::Unclosed { triple };
+                    }
+                    fstring_extent_at(rest, nesting + 1)
+                } else {
+                    string(rest)
+                };
+                match inner {
+                    StrLex::Ok(after, _) => i = input.len() - after.len(),
+                    StrLex::Unclosed { .. } => return StrLex::Unclosed { triple },
+                }
+                continue;
+            }
+            b'{' | b'(' | b'[' => top.brackets += 1,
+            b')' | b']' => top.brackets = top.brackets.saturating_sub(1),
+            b'}' if top.brackets > 0 => top.brackets -= 1,
+            b'}' => {
+                fields.pop();
+            }
+            b':' if top.brackets == 0 => top.in_spec = true,
+            // Inside a field newlines and comments are free (PEP 701).
+            b'#' => {
+                i += input[i..].find('\n').unwrap_or(input.len() - i);
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    StrLex::Unclosed { triple }
+}
+
+/// A string literal (plain or f-string) whose quote is at byte `quote` of `src`.
+pub(crate) fn any_string(src: &str, quote: usize) -> StrLex<'_> {
+    let rest = src.get(quote..).unwrap_or("");
+    if is_fstring_quote(src, quote) {
+        fstring_extent(rest)
+    } else {
+        string(rest)
+    }
+}
+
 /// An operator or punctuation token, longest match first.
 pub(crate) fn op_token(input: &str) -> IResult<&str, &str> {
     // Fast path: every operator starts with one of these bytes.
-    if !input.starts_with(['+', '-', '*', '/', '%', '@', '<', '>', '=', '!']) {
+    if !input.starts_with([
+        '+', '-', '*', '/', '%', '@', '<', '>', '=', '!', '&', '|', '^', '~',
+    ]) {
         let kind = nom::error::ErrorKind::Tag;
         return Err(nom::Err::Error(nom::error::Error::new(input, kind)));
     }
     alt((
+        alt((tag("**="), tag("//="), tag("<<="), tag(">>="))),
         alt((
-            tag("**="),
-            tag("//="),
             tag("=="),
             tag("!="),
             tag("<="),
             tag(">="),
+            tag("<<"),
+            tag(">>"),
             tag("+="),
             tag("-="),
             tag("*="),
             tag("/="),
             tag("%="),
             tag("@="),
+            tag("&="),
+            tag("|="),
+            tag("^="),
         )),
         alt((
             tag("**"),
@@ -187,6 +330,10 @@ pub(crate) fn op_token(input: &str) -> IResult<&str, &str> {
             tag("<"),
             tag(">"),
             tag("="),
+            tag("&"),
+            tag("|"),
+            tag("^"),
+            tag("~"),
         )),
     ))
     .parse(input)
@@ -201,7 +348,7 @@ pub(crate) fn token_len(input: &str) -> usize {
     if let Ok((rest, _)) = number(input) {
         return input.len() - rest.len();
     }
-    if input.starts_with('"') {
+    if input.starts_with(is_quote) {
         if let StrLex::Ok(rest, _) = string(input) {
             return input.len() - rest.len();
         }
@@ -238,7 +385,7 @@ pub(crate) fn describe(input: &str) -> String {
     if starts_number(input) {
         return format!("number `{text}`");
     }
-    if input.starts_with('"') {
+    if input.starts_with(is_quote) {
         return "a string".into();
     }
     format!("`{text}`")

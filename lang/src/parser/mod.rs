@@ -8,8 +8,11 @@
 //! source) and returns the rest after what it consumed; a byte offset is
 //! `src.len() - rest.len()`.
 
+mod collections;
 mod compound;
 mod expr;
+mod fstring;
+mod habits;
 mod lexical;
 mod stmt;
 
@@ -17,7 +20,7 @@ use crate::ast::Program;
 use crate::diagnostic::Diagnostic;
 use crate::span::Span;
 
-pub(crate) use lexical::{StrLex, string as lex_string};
+pub(crate) use lexical::{StrLex, any_string};
 
 /// How deeply brackets, blocks and prefix operators may nest before the
 /// parser gives up (keeps the stack bounded on hostile input).

@@ -21,6 +21,11 @@ fn aug_op(tok: &str) -> Option<BinOp> {
         "%=" => BinOp::Mod,
         "**=" => BinOp::Pow,
         "@=" => BinOp::MatMul,
+        "&=" => BinOp::BitAnd,
+        "|=" => BinOp::BitOr,
+        "^=" => BinOp::BitXor,
+        "<<=" => BinOp::LShift,
+        ">>=" => BinOp::RShift,
         _ => return None,
     })
 }
@@ -54,6 +59,7 @@ impl<'a> Parser<'a> {
                     rest = r;
                 }
                 Err(e) => {
+                    let e = self.python_habit(rest, e);
                     let start = self.pos(rest);
                     let resume = e.resume.max(start);
                     self.push_err(*e);
@@ -104,9 +110,9 @@ impl<'a> Parser<'a> {
         let mut depth = 0usize;
         while i < bytes.len() {
             match bytes[i] {
-                b'"' => {
+                b'"' | b'\'' => {
                     let rest = src.get(i..).unwrap_or("");
-                    match lexical::string(rest) {
+                    match lexical::any_string(src, i) {
                         lexical::StrLex::Ok(after, _) => i = src.len() - after.len(),
                         lexical::StrLex::Unclosed { triple: true } => return "",
                         lexical::StrLex::Unclosed { triple: false } => {
@@ -160,12 +166,13 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(after) = keyword(i, "for") {
-            let (r, var) = self.for_target(after)?;
+            let (r, var) = self.for_target(after, false)?;
             let r = ws(r, false);
             let Some(after_in) = keyword(r, "in") else {
                 return Err(self.expected(r, "`in` after the loop variable"));
             };
             let at = ws(after_in, false);
+            self.cond_not_block(at, "in")?;
             let (r2, iter) = self
                 .expr(after_in, false)
                 .map_err(|e| self.missing_cond(e, at, "in"))?;
@@ -174,6 +181,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(after) = keyword(i, "while") {
             let at = ws(after, false);
+            self.cond_not_block(at, "while")?;
             let (r, cond) = self
                 .expr(after, false)
                 .map_err(|e| self.missing_cond(e, at, "while"))?;
@@ -342,7 +350,7 @@ impl<'a> Parser<'a> {
         let mut in_str = false;
         for (k, c) in v.char_indices() {
             match c {
-                '"' => in_str = !in_str,
+                '"' | '\'' => in_str = !in_str,
                 '\n' => {
                     end = k;
                     break;

@@ -21,6 +21,9 @@ fn complete_inputs() {
         "fn f() {\n 1\n}",
         "s = \"\"\"a\nb\"\"\"",
         "x = \"(\" # (",
+        "f\"{x:#x} {d[\"(\"]} {{\"",
+        "d = {\"w\": 1,\n \"b\": 2}",
+        "[x for x in xs\n if x]",
     ] {
         assert_eq!(is_complete(src), Completeness::Complete, "{src:?}");
     }
@@ -34,6 +37,8 @@ fn open_brackets_are_incomplete() {
     assert_eq!(is_complete("for i in range(3) {\n  if i {"), incomplete(2));
     assert_eq!(is_complete("f([{"), incomplete(3));
     assert_eq!(is_complete("x = (1 +* 2"), incomplete(1));
+    assert_eq!(is_complete("d = {\"w\": 1,"), incomplete(1));
+    assert_eq!(is_complete("s = f\"\"\"{x}\n"), incomplete(0));
 }
 
 #[test]

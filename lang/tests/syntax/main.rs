@@ -2,4 +2,5 @@
 
 mod complete;
 mod parse_cases;
+mod resolve;
 mod robustness;

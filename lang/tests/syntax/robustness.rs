@@ -73,6 +73,30 @@ const TOKENS: &[&str] = &[
     "'",
     "$",
     "\t",
+    "&",
+    "|",
+    "^",
+    "~",
+    "<<",
+    ">>",
+    "&=",
+    ">>=",
+    "f\"",
+    "f\"{x}\"",
+    "f\"{",
+    "}\"",
+    "!r",
+    ":.3f",
+    "...",
+    "None",
+    "True",
+    "{\"a\": 1}",
+    "'q'",
+    "'''",
+    "f'{x}'",
+    "lambda",
+    "lambda x:",
+    "def",
 ];
 
 /// A small xorshift generator: deterministic, no dependencies.
@@ -128,6 +152,9 @@ const SEEDS: &[&str] = &[
     "t = time { for i in range(10) { r = exp(x) } }\nset floatX = float64",
     "m = cuda_module(\"\"\"\nextern \"C\" __global__ void k() {}\n\"\"\")",
     "y = if not a == b { [1, 2,] } else { (3,) }; g = fn(x) = x * 2",
+    "print(f\"loss {l:.4f} {d[\"w\"]!r:>{w}} {{x}}\")",
+    "d = {k: [x * y for x in xs if x in ys for y in k] for k in ks}; m = (a > 1) & ~b",
+    "z = x[..., None] if a not in b else {\"w\": w, 1: (2,)}",
 ];
 
 #[test]
@@ -168,7 +195,24 @@ fn mutated_programs() {
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     for open in [
-        "(", "[", "-", "not ", "f(", "if x {", "fn() = ", "x[", "2 ** ",
+        "(",
+        "[",
+        "-",
+        "not ",
+        "f(",
+        "if x {",
+        "fn() = ",
+        "x[",
+        "2 ** ",
+        "{",
+        "f\"{",
+        "~",
+        "[x for x in ",
+        "{1: ",
+        "a if b else ",
+        "f\"{x:{",
+        "lambda: ",
+        "f'{",
     ] {
         let src = open.repeat(5_000);
         check(&src);

@@ -24,7 +24,8 @@ pub struct Names {
 
 impl Names {
     pub fn of_this_gcalc() -> Names {
-        let constants = vec!["true", "false", "none"];
+        // Python's spellings of the constants are the same literals.
+        let constants = vec!["true", "false", "none", "True", "False", "None"];
         Names {
             keywords: gcalc_lang::KEYWORDS.to_vec(),
             constants,

@@ -24,7 +24,7 @@ pub struct Token {
     pub end: usize,
 }
 
-const CONSTANTS: &[&str] = &["true", "false", "none"];
+const CONSTANTS: &[&str] = &["true", "false", "none", "True", "False", "None"];
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_'
@@ -46,8 +46,12 @@ pub fn tokens(src: &str) -> Vec<Token> {
         let kind = if c == b'#' {
             i = src[i..].find('\n').map_or(b.len(), |n| i + n);
             Kind::Comment
-        } else if c == b'"' {
+        } else if c == b'"' || c == b'\'' {
             i = string_end(b, i);
+            Kind::Str
+        } else if (c == b'f' || c == b'F') && matches!(b.get(i + 1), Some(b'"' | b'\'')) {
+            // An f-string: its `{...}` fields may hold quotes of their own.
+            i = gcalc_lang::string_literal_end(src, i + 1).unwrap_or_else(|| string_end(b, i + 1));
             Kind::Str
         } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
         {
@@ -82,14 +86,16 @@ pub fn tokens(src: &str) -> Vec<Token> {
     out
 }
 
-/// End of the string literal starting at `i` (a `"` or `"""`).
+/// End of the string literal starting at `i` (a `"`, `'`, `"""` or `'''`).
 fn string_end(b: &[u8], i: usize) -> usize {
-    if b[i..].starts_with(b"\"\"\"") {
+    let q = b[i];
+    let triple = [q, q, q];
+    if b[i..].starts_with(&triple) {
         let mut j = i + 3;
         while j < b.len() {
             if b[j] == b'\\' {
                 j += 2;
-            } else if b[j..].starts_with(b"\"\"\"") {
+            } else if b[j..].starts_with(&triple) {
                 return j + 3;
             } else {
                 j += 1;
@@ -101,7 +107,7 @@ fn string_end(b: &[u8], i: usize) -> usize {
     while j < b.len() {
         match b[j] {
             b'\\' => j += 2,
-            b'"' => return j + 1,
+            c if c == q => return j + 1,
             b'\n' => return j,
             _ => j += 1,
         }
@@ -253,12 +259,51 @@ mod tests {
         );
         // A method call on a number literal: `3.sum` is not `3.` then `sum`.
         assert_eq!(kinds("3.sum")[0], (Kind::Number, "3"));
+        // f-strings are one string, quotes in their fields included; Python's
+        // constants are constants; `in` is a keyword in a comprehension.
+        assert_eq!(
+            kinds(r#"f"{d["w"]:.2f}" + x[None] if y in [v for v in z]"#),
+            vec![
+                (Kind::Str, r#"f"{d["w"]:.2f}""#),
+                (Kind::Other, "+"),
+                (Kind::Other, "x"),
+                (Kind::Bracket, "["),
+                (Kind::Constant, "None"),
+                (Kind::Bracket, "]"),
+                (Kind::Keyword, "if"),
+                (Kind::Other, "y"),
+                (Kind::Keyword, "in"),
+                (Kind::Bracket, "["),
+                (Kind::Other, "v"),
+                (Kind::Keyword, "for"),
+                (Kind::Other, "v"),
+                (Kind::Keyword, "in"),
+                (Kind::Other, "z"),
+                (Kind::Bracket, "]"),
+            ]
+        );
+        assert_eq!(kinds("f\"{x")[0], (Kind::Str, "f\"{x"));
+        assert_eq!(
+            kinds(r#"d['w'] + f'{a["k"]}' + '''x'y'''"#),
+            vec![
+                (Kind::Other, "d"),
+                (Kind::Bracket, "["),
+                (Kind::Str, "'w'"),
+                (Kind::Bracket, "]"),
+                (Kind::Other, "+"),
+                (Kind::Str, r#"f'{a["k"]}'"#),
+                (Kind::Other, "+"),
+                (Kind::Str, "'''x'y'''"),
+            ]
+        );
+        assert_eq!(kinds("format")[0], (Kind::Other, "format"));
     }
 
     #[test]
     fn never_panics_on_odd_input() {
         for s in [
-            "\"", "\"\"\"", "\\", "1e", "1e+", ".", "é\"é", "\"\\", "#", "ü(", "\"\"\"\\",
+            "\"", "\"\"\"", "\\", "1e", "1e+", ".", "é\"é", "\"\\", "#", "ü(", "\"\"\"\\", "f\"",
+            "f\"{", "f\"{\"", "f\"{x:{", "F\"\"\"{", "xf\"é",
         ] {
             let t = tokens(s);
             assert_eq!(t.last().map_or(0, |t| t.end), s.len(), "{s:?}");

@@ -166,7 +166,8 @@ fn collect(
     kinds: &mut Vec<Kind>,
 ) -> Result<()> {
     match v {
-        Value::List(items) | Value::Tuple(items) => {
+        Value::List(_) | Value::Tuple(_) => {
+            let items = v.seq_items().unwrap_or_default();
             if dims.len() == crate::npy::MAX_DIMS {
                 return Err(Error::value(format!(
                     "array: the list is nested more than {} levels deep; an array has at most {} dimensions (NumPy's limit)",

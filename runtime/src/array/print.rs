@@ -215,9 +215,27 @@ pub fn format_float_scalar(x: f64, dtype: DType) -> String {
     }
 }
 
-/// The element strings of `vals` (already summarised) for `dtype`.
-fn format_elements(a: &Array, flat: &[usize]) -> Result<Vec<String>> {
+/// Writes one element (its value and the array's dtype) for `format_array_with`.
+pub type ElemFmt<'a> = &'a dyn Fn(crate::value::Value, DType) -> Result<String>;
+
+/// The element strings of `vals` (already summarised) for `dtype`; `custom`
+/// writes each one instead when given (NumPy's `formatter`: no padding).
+fn format_elements(a: &Array, flat: &[usize], custom: Option<ElemFmt>) -> Result<Vec<String>> {
     let d = a.host_read()?;
+    if let Some(f) = custom {
+        let dt = a.dtype();
+        return flat
+            .iter()
+            .map(|&o| {
+                let v = match dt {
+                    DType::Bool => crate::value::Value::Bool(d.get_i64(o) != 0),
+                    DType::Int32 | DType::Int64 => crate::value::Value::Int(d.get_i64(o)),
+                    _ => crate::value::Value::Float(d.get_f64(o)),
+                };
+                f(v, dt)
+            })
+            .collect();
+    }
     Ok(match a.dtype() {
         DType::Bool => {
             let v: Vec<bool> = flat.iter().map(|&o| d.get_i64(o) != 0).collect();
@@ -242,6 +260,16 @@ fn format_elements(a: &Array, flat: &[usize]) -> Result<Vec<String>> {
 
 /// NumPy's `str()` of an array (`print(x)` shows this). A 0-d array shows its scalar.
 pub fn format_array(a: &Array) -> Result<String> {
+    format_array_impl(a, None)
+}
+
+/// `format_array` with each element written by `elem` (f-strings' `{x:.2f}`),
+/// in the same layout: brackets, rows, `...` summaries, 75-column lines.
+pub fn format_array_with(a: &Array, elem: ElemFmt) -> Result<String> {
+    format_array_impl(a, Some(elem))
+}
+
+fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
     let h = a.to_host()?;
     if h.ndim() == 0 {
         let off = h.offset();
@@ -288,7 +316,7 @@ pub fn format_array(a: &Array) -> Result<String> {
             pos[d] = 0;
         }
     }
-    let strs = format_elements(&h, &flat)?;
+    let strs = format_elements(&h, &flat, custom)?;
     let f = Fmt {
         strs: &strs,
         shape: h.shape(),

@@ -1,6 +1,7 @@
 //! `grad(f, argnums=0)` and `value_and_grad(f, argnums=0)`: gradient functions
 //! as callable objects. A call runs `f` with a fresh tape, the differentiated
-//! arguments tagged as leaves, then the backward pass.
+//! arguments tagged as leaves (every array of a dict, list or tuple argument:
+//! `pytree`), then the backward pass.
 
 use super::Tape;
 use super::arrays::{cast, fill_like};
@@ -15,7 +16,7 @@ pub static OPS: &[OpDef] = &[
     OpDef {
         name: "grad",
         sig: "grad(f, argnums=0)",
-        doc: "The gradient of f, a function returning a scalar: grad(f)(x) is df/dx, of x's shape. argnums=(0, 1) gives a tuple of gradients.",
+        doc: "The gradient of f, a function returning a scalar: grad(f)(x) is df/dx, of x's shape. argnums=(0, 1) gives a tuple of gradients. A dict, list or tuple of arrays (params = {\"w\": w, \"b\": b}) gives its gradients in the same structure, as JAX does.",
         method: false,
         kind: OpKind::Func(|i: &mut Interp, a: Args| make(i, a, false)),
         grad: None,
@@ -53,8 +54,10 @@ fn make(_: &mut Interp, mut a: Args, with_value: bool) -> Result<Value> {
     let (argnums, tuple) = match a.opt("argnums")? {
         None => (vec![0], false),
         Some(Value::Int(i)) => (vec![i], false),
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => (
-            t.iter()
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => (
+            v.seq_items()
+                .unwrap_or_default()
+                .iter()
                 .map(|v| match v {
                     Value::Int(i) => Ok(*i),
                     v => Err(Error::type_(format!(
@@ -102,22 +105,28 @@ impl GradFunc {
         }
     }
 
-    /// Argument `i` as a tracked leaf (weak floats become 0-d floatX arrays).
+    /// Argument `i` (its part at `path`, in a dict or list) as a tracked
+    /// leaf (weak floats become 0-d floatX arrays).
     fn leaf(
         &self,
         interp: &Interp,
         tape: &mut Tape,
-        i: usize,
+        (i, path): (usize, &str),
         v: &Value,
         device: crate::Device,
-    ) -> Result<Value> {
+    ) -> Result<Array> {
         let bad = |what: String, help: String| {
             Error::dtype(
                 "grad",
                 format!(
-                    "cannot differentiate {}() with respect to argument {i}{}: it is {what}",
+                    "cannot differentiate {}() with respect to argument {i}{}{}: it is {what}",
                     self.fname(),
-                    self.param_name(i)
+                    self.param_name(i),
+                    if path.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at {path}")
+                    }
                 ),
             )
             .with_help(help)
@@ -150,7 +159,7 @@ impl GradFunc {
                 ));
             }
         };
-        Ok(Value::Array(tape.leaf(a)))
+        Ok(tape.leaf(a))
     }
 
     fn run(&self, interp: &mut Interp, args: Args) -> Result<Value> {
@@ -180,7 +189,8 @@ impl GradFunc {
             ));
         }
         let mut tape = Tape::new();
-        let mut leaves = Vec::with_capacity(which.len());
+        let mut leaves: Vec<Array> = Vec::with_capacity(which.len());
+        let mut trees = Vec::with_capacity(which.len());
         // A weak float argument becomes a 0-d array on the device of the array
         // arguments (so `b = 0.0` works beside GPU arrays), else the default one.
         let device = pos
@@ -188,11 +198,11 @@ impl GradFunc {
             .find_map(|v| v.as_array().map(|a| a.device()))
             .unwrap_or_else(|| interp.default_device());
         for &j in &which {
-            let v = self.leaf(interp, &mut tape, j, &pos[j], device)?;
-            if let Value::Array(a) = &v {
-                leaves.push(a.clone());
-            }
+            let mut make =
+                |path: &str, x: &Value| self.leaf(interp, &mut tape, (j, path), x, device);
+            let (v, tree) = super::pytree::track(&pos[j], &mut make, &mut leaves)?;
             pos[j] = v;
+            trees.push(tree);
         }
         let saved = interp.tape.replace(Box::new(tape));
         let r = interp.call_value(self.f.clone(), pos, kw, span);
@@ -230,6 +240,10 @@ impl GradFunc {
             };
             grads.push(Value::Array(g));
         }
+        let mut grads = trees
+            .iter()
+            .map(|t| super::pytree::rebuild(t, &grads))
+            .collect::<Result<Vec<_>>>()?;
         let grads = if self.tuple {
             Value::tuple(grads)
         } else {

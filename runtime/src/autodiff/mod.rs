@@ -9,9 +9,13 @@ mod arrays;
 mod backward;
 pub mod builtins;
 pub mod ewb;
+mod pytree;
 pub mod rules;
 pub mod rules_linalg;
+pub mod rules_scan;
+pub mod rules_sort;
 mod rules_spectral;
+pub mod rules_stats;
 pub(crate) mod writes;
 
 use crate::array::Array;
@@ -150,7 +154,10 @@ impl Tape {
     fn tracks_value(&self, v: &Value) -> bool {
         match v {
             Value::Array(a) => self.tracks(a),
-            Value::Tuple(t) | Value::List(t) => t.iter().any(|x| self.tracks_value(x)),
+            Value::Tuple(_) | Value::List(_) => v
+                .seq_items()
+                .is_some_and(|t| t.iter().any(|x| self.tracks_value(x))),
+            Value::Dict(d) => d.snapshot().values().any(|(_, x)| self.tracks_value(x)),
             _ => false,
         }
     }
@@ -170,17 +177,27 @@ impl Default for Tape {
     }
 }
 
-/// The arrays among a call's positional arguments, lists and tuples flattened
-/// one level (what a rule's result is aligned with).
+/// The arrays among a call's positional arguments, tuples flattened one
+/// level (what a rule's result is aligned with). Recorded arguments hold no
+/// lists: `frozen` made them tuples.
 pub fn flat_inputs(pos: &[Value]) -> Vec<&Value> {
     let mut out = Vec::new();
     for v in pos {
         match v {
-            Value::Tuple(t) | Value::List(t) => out.extend(t.iter()),
+            Value::Tuple(t) => out.extend(t.iter()),
             v => out.push(v),
         }
     }
     out
+}
+
+/// An argument as the tape records it: a list becomes a tuple of its items
+/// now, so that changing the list later does not change the recorded call.
+fn frozen(v: &Value) -> Value {
+    match v {
+        Value::List(l) => Value::Tuple(l.snapshot()),
+        other => other.clone(),
+    }
 }
 
 /// Whether a result may carry a gradient (floats only: ints and bools are constants).
@@ -270,6 +287,12 @@ impl Interp {
             return self.call_def_raw(def, args);
         }
         let rule = match (&def.kind, def.grad) {
+            (OpKind::Elementwise(_), _)
+                if crate::ops::elementwise::alternate(def, args.pos.len() + args.kw.len())
+                    .is_some() =>
+            {
+                return self.call_def_raw(def, args);
+            }
             (OpKind::Elementwise(_), _) => {
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());
@@ -277,7 +300,12 @@ impl Interp {
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
             (OpKind::Func(_) | OpKind::Reduce(_), None) => return self.call_def_raw(def, args),
         };
-        let (pos, kw) = (args.pos.clone(), args.kw.clone());
+        let pos: Vec<Value> = args.pos.iter().map(frozen).collect();
+        let kw: Vec<(String, Value)> = args
+            .kw
+            .iter()
+            .map(|(k, v)| (k.clone(), frozen(v)))
+            .collect();
         let out = self.call_def_raw(def, args)?;
         if let Value::Tuple(_) = &out {
             return Ok(self.record_multi(def, rule, pos, kw, out));

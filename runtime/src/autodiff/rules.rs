@@ -19,28 +19,28 @@ use crate::ops::linalg;
 use crate::ops::reduce::reduce;
 use crate::value::Value;
 
-type Grads = Result<Vec<Option<Value>>>;
+pub(crate) type Grads = Result<Vec<Option<Value>>>;
 
 /// Argument `i` by position, else by keyword `name`.
-fn arg<'a>(call: &'a GradCall, i: usize, name: &str) -> Option<&'a Value> {
+pub(crate) fn arg<'a>(call: &'a GradCall, i: usize, name: &str) -> Option<&'a Value> {
     call.pos
         .get(i)
         .or_else(|| call.kw.iter().find(|(k, _)| k == name).map(|(_, v)| v))
 }
 
-fn array(v: Option<&Value>) -> Result<Array> {
+pub(crate) fn array(v: Option<&Value>) -> Result<Array> {
     match v {
         Some(Value::Array(a)) => Ok(a.clone().with_node(0)),
         _ => Err(Error::internal("gradient rule: expected an array argument")),
     }
 }
 
-fn leaf(a: &Array) -> E {
+pub(crate) fn leaf(a: &Array) -> E {
     e(&EwNode::Leaf(Operand::Array(a.clone())))
 }
 
 /// Evaluate a built tree into an array.
-fn ev(interp: &Interp, t: E) -> Result<Array> {
+pub(crate) fn ev(interp: &Interp, t: E) -> Result<Array> {
     let t =
         t.0.ok_or_else(|| Error::internal("gradient rule: op missing"))?;
     match fuse::eval(t, interp.float_x())? {
@@ -49,23 +49,25 @@ fn ev(interp: &Interp, t: E) -> Result<Array> {
     }
 }
 
-fn ishape(s: &[usize]) -> Vec<i64> {
+pub(crate) fn ishape(s: &[usize]) -> Vec<i64> {
     s.iter().map(|&d| d as i64).collect()
 }
 
 /// A reduction's axes (normalized, all when none) and ddof (keepdims needs
 /// nothing: g is reshaped to the kept-dims shape either way).
-struct Red {
-    axes: Vec<usize>,
-    ddof: i64,
+pub(crate) struct Red {
+    pub axes: Vec<usize>,
+    pub ddof: i64,
 }
 
-fn red(call: &GradCall, x: &Array) -> Result<Red> {
+pub(crate) fn red(call: &GradCall, x: &Array) -> Result<Red> {
     let nd = x.ndim();
     let axes = match arg(call, 1, "axis") {
         None | Some(Value::None) => (0..nd).collect(),
         Some(Value::Int(i)) => vec![norm_axis(*i, nd, "grad")?],
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => t
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| match v {
                 Value::Int(i) => norm_axis(*i, nd, "grad"),
@@ -82,23 +84,23 @@ fn red(call: &GradCall, x: &Array) -> Result<Red> {
 }
 
 impl Red {
-    fn kd_shape(&self, x: &Array) -> Vec<usize> {
+    pub fn kd_shape(&self, x: &Array) -> Vec<usize> {
         let mut s = x.shape().to_vec();
         for &a in &self.axes {
             s[a] = 1;
         }
         s
     }
-    fn count(&self, x: &Array) -> f64 {
+    pub fn count(&self, x: &Array) -> f64 {
         self.axes.iter().map(|&a| x.shape()[a]).product::<usize>() as f64
     }
-    fn ax(&self) -> Vec<isize> {
+    pub fn ax(&self) -> Vec<isize> {
         self.axes.iter().map(|&a| a as isize).collect()
     }
 }
 
 /// The input, its reduction parameters, and `a` (g or out) with the reduced dims kept.
-fn red_parts(call: &GradCall) -> Result<(Array, Red, Array, Array)> {
+pub(crate) fn red_parts(call: &GradCall) -> Result<(Array, Red, Array, Array)> {
     let x = array(arg(call, 0, "x"))?;
     let r = red(call, &x)?;
     let kd = ishape(&r.kd_shape(&x));
@@ -295,14 +297,14 @@ pub fn transpose(_: &mut Interp, call: &GradCall) -> Grads {
     let x = array(arg(call, 0, "x"))?;
     let nd = x.ndim();
     let mut axes: Vec<i64> = Vec::new();
-    let given: Vec<&Value> = match arg(call, 1, "axes") {
+    let given: Vec<Value> = match arg(call, 1, "axes") {
         None | Some(Value::None) => Vec::new(),
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => t.iter().collect(),
-        Some(_) => call.pos[1..].iter().collect(),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => v.seq_items().unwrap_or_default().to_vec(),
+        Some(_) => call.pos[1..].to_vec(),
     };
     for v in given {
         if let Value::Int(a) = v {
-            axes.push(norm_axis(*a, nd, "transpose")? as i64);
+            axes.push(norm_axis(a, nd, "transpose")? as i64);
         }
     }
     if axes.is_empty() {
@@ -319,7 +321,9 @@ pub fn transpose(_: &mut Interp, call: &GradCall) -> Grads {
 
 fn join_parts(call: &GradCall) -> Result<(Vec<Array>, usize)> {
     let arrays: Vec<Array> = match arg(call, 0, "arrays") {
-        Some(Value::List(t)) | Some(Value::Tuple(t)) => t
+        Some(v @ (Value::List(_) | Value::Tuple(_))) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| match v {
                 Value::Array(a) => a.clone(),

@@ -9,6 +9,7 @@ pub mod custom;
 pub mod decomp;
 pub mod devices;
 pub mod elementwise;
+pub mod histogram;
 pub mod index;
 pub mod transfer;
 
@@ -16,3 +17,7 @@ pub use transfer::{copy_to_device, to_device};
 pub mod linalg;
 pub mod random;
 pub mod reduce;
+pub mod scan;
+pub mod select;
+pub mod softmax;
+pub mod sort;

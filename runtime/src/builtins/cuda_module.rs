@@ -51,7 +51,7 @@ fn dims(v: Option<Value>, what: &str, k: &str) -> Result<(u32, u32, u32)> {
             .with_help("e.g. block=(256, 1, 1), grid=(n // 256, 1)"));
     };
     let items: Vec<Value> = match v {
-        Value::Tuple(t) | Value::List(t) => t.to_vec(),
+        Value::Tuple(_) | Value::List(_) => v.seq_items().unwrap_or_default().to_vec(),
         Value::Int(_) => vec![v],
         other => {
             return Err(Error::type_(format!(

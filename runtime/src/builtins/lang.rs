@@ -153,7 +153,9 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     Ok(Value::Int(match &x {
         Value::Str(s) => s.chars().count() as i64,
-        Value::Tuple(t) | Value::List(t) => t.len() as i64,
+        Value::Tuple(t) => t.len() as i64,
+        Value::List(l) => l.len() as i64,
+        Value::Dict(d) => d.len() as i64,
         Value::Array(arr) if arr.ndim() > 0 => arr.shape()[0] as i64,
         Value::Range(s, e, st) => {
             let n = if *st > 0 {
@@ -452,7 +454,9 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn seq(v: &Value) -> Result<Vec<Value>> {
     match v {
-        Value::Tuple(t) | Value::List(t) => Ok(t.to_vec()),
+        Value::Tuple(t) => Ok(t.to_vec()),
+        Value::List(l) => Ok(l.snapshot().to_vec()),
+        Value::Dict(d) => Ok(d.keys()),
         Value::Range(s, e, st) => {
             let mut out = Vec::new();
             let mut c = *s;

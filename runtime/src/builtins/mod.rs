@@ -1,6 +1,7 @@
 //! Builtins of the language itself (printing, loops, timing, help) and of
 //! devices; array operations live in `ops`.
 
+pub mod constants;
 pub mod cuda_module;
 pub mod device;
 pub mod help;

@@ -79,6 +79,7 @@ fn word_start(code: &str, cursor: usize) -> usize {
 /// Whether `cursor` is inside a string literal; the literal's content start if so.
 fn string_start(code: &str, cursor: usize) -> Option<usize> {
     let mut in_str: Option<usize> = None;
+    let mut quote = b'"';
     let mut in_comment = false;
     let b = code.as_bytes();
     let mut i = 0;
@@ -88,9 +89,13 @@ fn string_start(code: &str, cursor: usize) -> Option<usize> {
             (None, b'\n') => in_comment = false,
             _ if in_comment => {}
             (None, b'#') => in_comment = true,
-            (None, b'"') => in_str = Some(i + 1),
+            // `"..."` and `'...'`: a string ends at its own quote.
+            (None, b'"' | b'\'') => {
+                in_str = Some(i + 1);
+                quote = c;
+            }
             (Some(_), b'\\') => i += 1,
-            (Some(_), b'"') => in_str = None,
+            (Some(_), c) if c == quote => in_str = None,
             _ => {}
         }
         i += 1;
@@ -147,6 +152,11 @@ impl Session {
                     .map(|k| (k.to_string(), "keyword")),
             );
             names.extend(SPECIAL_NAMES.iter().map(|n| (n.to_string(), "dtype")));
+            names.extend(
+                crate::builtins::constants::CONSTANTS
+                    .iter()
+                    .map(|c| (c.name.to_string(), "constant")),
+            );
             names.push(("time".into(), "keyword"));
         }
         Completion::new(start, cursor, names, prefix)
@@ -170,6 +180,8 @@ impl Session {
                     {
                         "method"
                     }
+                    // A list's or dict's methods (`xs.append`, `d.items`).
+                    _ if crate::containers::methods::method(v, &n).is_some() => "method",
                     _ => "property",
                 };
                 (n, label)
@@ -203,8 +215,8 @@ impl Session {
             let text = describe(name, v);
             return Some(crate::output::DisplayData::text(text.trim_end()));
         }
-        crate::ops::lookup(name)
-            .map(|d| crate::output::DisplayData::text(crate::help::page(d, &self.interp.flags)))
+        crate::builtins::help::name_help(name, &self.interp.flags)
+            .map(crate::output::DisplayData::text)
     }
 }
 

@@ -11,13 +11,13 @@ use gcalc_lang::ast::{Expr, ExprKind, StmtKind};
 
 /// Where the expression that ends at `end` (just before a `.`) starts: a
 /// chain of names, `.attr`, calls `(...)` and indexing `[...]`, or a
-/// bracketed or string atom.
+/// bracketed (a dict literal `{...}` included) or string atom.
 pub fn chain_start(code: &str, end: usize) -> usize {
     let b = code.as_bytes();
     let mut i = end;
     loop {
         match b[..i].last() {
-            Some(b')' | b']') => match open_bracket(b, i - 1) {
+            Some(b')' | b']' | b'}') => match open_bracket(b, i - 1) {
                 Some(open) => i = open,
                 None => return i,
             },
@@ -98,7 +98,10 @@ fn of(interp: &Interp, e: &Expr) -> Option<Value> {
             .cloned()
             .or_else(|| crate::interp::special_name(interp, n)),
         ExprKind::Str(_) => Some(Value::str("")),
-        ExprKind::List(_) => Some(Value::list(vec![])),
+        ExprKind::List(_) | ExprKind::ListComp { .. } => Some(Value::list(vec![])),
+        ExprKind::Dict(_) | ExprKind::DictComp { .. } => {
+            Some(Value::Dict(crate::containers::Dict::new()))
+        }
         ExprKind::Tuple(_) => Some(Value::tuple(vec![])),
         ExprKind::Int(_) => Some(Value::Int(0)),
         ExprKind::Float(_) => Some(Value::Float(0.0)),

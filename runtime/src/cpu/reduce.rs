@@ -56,28 +56,28 @@ pub fn reduce(
     let data = a.host_read()?;
     let host = crate::with_dtype!(a.dtype(), S => {
         let d = S::slice(&data).ok_or_else(|| Error::internal("reduce: dtype mismatch"))?;
-        run::<S>(op, d, &plan, ddof, float_x)?
+        run::<S>(op.without_nan_if(!S::DTYPE.is_float()), d, &plan, ddof, float_x)?
     });
     Ok(Array::from_host(host, out_shape))
 }
 
-struct Plan {
+pub(super) struct Plan {
     ks: Vec<usize>,
     kst: Vec<isize>,
     rs: Vec<usize>,
     rst: Vec<isize>,
     offset: usize,
-    m: usize,
+    pub(super) m: usize,
 }
 
 /// The reduced elements of one output position.
-enum Lane<'a, S> {
+pub(super) enum Lane<'a, S> {
     Slice(&'a [S]),
     Strided(&'a [S], layout::OffsetIter),
 }
 
 impl<S: Element> Lane<'_, S> {
-    fn sum_f64(self, f: impl Fn(S) -> f64 + Sync + Send) -> f64 {
+    pub(super) fn sum_f64(self, f: impl Fn(S) -> f64 + Sync + Send) -> f64 {
         match self {
             Lane::Slice(s) if s.len() >= PAR_LANE => {
                 let parts: Vec<f64> = s.par_chunks(CHUNK).map(|c| fold_sum(c, &f)).collect();
@@ -87,7 +87,7 @@ impl<S: Element> Lane<'_, S> {
             Lane::Strided(d, it) => it.map(|o| f(d[o])).sum(),
         }
     }
-    fn for_each(self, mut f: impl FnMut(S)) {
+    pub(super) fn for_each(self, mut f: impl FnMut(S)) {
         match self {
             Lane::Slice(s) => s.iter().for_each(|&x| f(x)),
             Lane::Strided(d, it) => it.for_each(|o| f(d[o])),
@@ -96,7 +96,7 @@ impl<S: Element> Lane<'_, S> {
 }
 
 impl Plan {
-    fn lanes<'a, S: Element, R: Send>(
+    pub(super) fn lanes<'a, S: Element, R: Send>(
         &self,
         d: &'a [S],
         f: impl Fn(Lane<'a, S>) -> R + Sync,
@@ -221,6 +221,16 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
                 bi
             }))
         }
+        ReduceOp::Nansum
+        | ReduceOp::Nanmean
+        | ReduceOp::Nanmax
+        | ReduceOp::Nanmin
+        | ReduceOp::Nanstd
+        | ReduceOp::Nanvar
+        | ReduceOp::Nanargmax
+        | ReduceOp::Nanargmin
+        | ReduceOp::Ptp
+        | ReduceOp::CountNonzero => super::nanreduce::run(op, d, p, ddof)?,
         ReduceOp::Any | ReduceOp::All => {
             let any = op == ReduceOp::Any;
             HostData::Bool(p.lanes(d, |l| {

@@ -256,6 +256,7 @@ pub fn reduce_op(
 ) -> Result<Array> {
     let axes: Vec<usize> = (0..red.len()).filter(|&d| red[d]).collect();
     let d = a.dtype();
+    let op = op.without_nan_if(!d.is_float());
     let rop = match op {
         ReduceOp::Sum | ReduceOp::Mean => RedOp::Sum,
         ReduceOp::Prod => RedOp::Prod,
@@ -267,6 +268,18 @@ pub fn reduce_op(
         }
         ReduceOp::Any | ReduceOp::All => {
             return super::stats::any_all(a, op == ReduceOp::Any, &axes, keepdims);
+        }
+        ReduceOp::Nansum
+        | ReduceOp::Nanmean
+        | ReduceOp::Nanmax
+        | ReduceOp::Nanmin
+        | ReduceOp::Nanstd
+        | ReduceOp::Nanvar
+        | ReduceOp::Nanargmax
+        | ReduceOp::Nanargmin
+        | ReduceOp::Ptp
+        | ReduceOp::CountNonzero => {
+            return super::nanreduce::reduce_nan(op, a, red, keepdims, ddof, float_x);
         }
         ReduceOp::Argmax | ReduceOp::Argmin => {
             // All axes: the flat index (argmax/argmin take one axis or none).

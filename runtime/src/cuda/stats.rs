@@ -26,7 +26,8 @@ pub const DIVIDE: &str = "({0} / {1})";
 /// `sqrt({0} / {1})` (float64): a standard deviation.
 pub const SQRT_DIVIDE: &str = "sqrt({0} / {1})";
 
-fn f64_op(template: &'static str, args: Vec<Expr>) -> Expr {
+/// An expression computed and given in float64.
+pub(super) fn f64_op(template: &'static str, args: Vec<Expr>) -> Expr {
     Expr::Op {
         template: template.into(),
         compute: DType::Float64,

@@ -14,11 +14,14 @@ use crate::ops::{OpDef, OpKind};
 const MATRIX: &str = "array([[1.0, 2.0], [3.0, 4.0]])";
 
 /// Optional parameters an example passes (with their sample value).
-const SHOWN_OPTIONAL: &[&str] = &["axis", "num"];
+const SHOWN_OPTIONAL: &[&str] = &["axis", "num", "shape"];
 
 /// Sample arguments for the `i`th parameter `p` of an elementwise op.
 fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
     let v = match (e.rule, e.domain, i) {
+        // Bits of ints (bools work too; floats do not).
+        (Rule::Bitwise, ..) => ["array([12, 10, 7])", "array([10, 6, 3])"][i.min(1)],
+        (Rule::Shift, ..) => ["array([1, 8, -16])", "array([3, 1, 2])"][i.min(1)],
         (Rule::Logical, ..) => {
             ["array([true, false, true])", "array([true, true, false])"][i.min(1)]
         }
@@ -27,7 +30,9 @@ fn elementwise(e: &EwDef, i: usize, p: &str) -> Vec<&'static str> {
         (Rule::Pred, ..) => "array([1.0, 0.0, -1.0]) / array([1.0, 0.0, 0.0])",
         (Rule::Cmp, ..) => ["array([1.0, 2.0, 3.0])", "array([3.0, 2.0, 1.0])"][i.min(1)],
         (_, Domain::Positive | Domain::AboveMinusOne, 0) => "array([0.5, 1.0, 2.0])",
-        (_, Domain::Small, 0) => "array([-0.5, 0.0, 0.5])",
+        (_, Domain::Small | Domain::Unit, 0) => "array([-0.5, 0.0, 0.5])",
+        (_, Domain::AtLeastOne, 0) => "array([1.0, 2.0, 10.0])",
+        (_, Domain::NonZero, 0) => "array([0.5, -2.0, 4.0])",
         (_, Domain::NonZeroDivisor, 0) => "array([7.0, -7.0, 5.5])",
         (_, Domain::NonZeroDivisor, _) => "array([2.0, 2.0, -2.0])",
         (_, Domain::Power, 0) => "array([1.0, 2.0, 3.0])",
@@ -47,6 +52,7 @@ fn by_name(p: &str) -> Vec<&'static str> {
             "array([0.5, 1.0, 2.0])",
             "array([[0.5, 1.0, 2.0]])",
             "array([2.5])",
+            "array([0, 1, 1, 3])",
             "array([[4.0, 2.0], [2.0, 3.0]])",
         ],
         "subscripts" => vec!["\"ij->ji\""],
@@ -61,14 +67,24 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "value" => vec!["7.0"],
         "axis" => vec!["0"],
         "axes" => vec!["(1, 0)"],
+        "q" => vec!["0.25"],
+        "bins" => vec!["array([0.0, 1.0, 2.5])"],
         "lo" => vec!["0"],
         "hi" => vec!["3"],
         "mu" => vec!["0.0"],
         "sigma" => vec!["1.0"],
+        "scale" | "theta" => vec!["2.0"],
+        "lam" => vec!["3.0"],
+        "p" => vec!["0.3"],
+        "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
+        "k" | "kth" => vec!["1"],
+        // searchsorted's values first; add_at's scalar after (the first that runs is shown).
+        "v" => vec!["array([0.7, 2.0])", "1.0"],
+        "element" => vec![MATRIX],
+        "test_elements" => vec!["[1.0, 4.0]"],
         "device" => vec!["cpu()"],
         "idx" => vec!["[0, 0, 2]"],
-        "v" => vec!["1.0"],
         _ => vec![],
     }
 }

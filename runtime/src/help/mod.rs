@@ -77,7 +77,8 @@ fn devices(f: Family) -> &'static str {
 pub fn page(d: &OpDef, flags: &Flags) -> String {
     let fam = family(d);
     let mut s = format!("{}\n\n{}\n", d.sig, d.doc);
-    if d.method {
+    // A method of the op table (x.sum()), not of lists and dicts (xs.append()).
+    if d.method && crate::ops::lookup(d.name).is_some_and(|g| std::ptr::eq(g, d)) {
         s.push_str(&format!("(also a method: x.{}(...))\n", d.name));
     }
     s.push('\n');

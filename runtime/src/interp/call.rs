@@ -14,7 +14,8 @@ use std::sync::Arc;
 /// Deepest call nesting before a clear error (instead of a stack overflow).
 const MAX_CALL_DEPTH: usize = 200;
 
-/// Names that are values without being variables: dtypes and `floatX`.
+/// Names that are values without being variables: dtypes, `floatX` and
+/// the constants (`pi e inf nan newaxis`).
 pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "floatX" {
         return Some(Value::DType(interp.float_x()));
@@ -22,7 +23,23 @@ pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if n == "linalg" {
         return Some(crate::ops::linalg_ns::value());
     }
+    if let Some(c) = crate::builtins::constants::lookup(n) {
+        return Some((c.value)());
+    }
     crate::dtype::DType::from_name(n).map(Value::DType)
+}
+
+impl Interp {
+    /// Whether `n` is a name the session can read now: a variable, a
+    /// builtin, a constant, a dtype or `floatX` (what `resolve` asks before a run).
+    /// IPython's `_`, `__`, `_3` count as known: when one holds no value
+    /// yet, reading it says so at run time.
+    pub(crate) fn knows(&self, n: &str) -> bool {
+        self.lookup_var(n).is_some()
+            || special_name(self, n).is_some()
+            || ops::lookup(n).is_some()
+            || super::results::Results::is_result_name(n)
+    }
 }
 
 impl Interp {
@@ -53,15 +70,29 @@ impl Interp {
                 "`_` is the last value the prompt showed, `__` and `___` the ones before, `_3` the value of input 3",
             ));
         }
+        let mut e = Error::name(format!("unknown name `{n}`")).at(span);
+        e.help = self.unknown_name_help(n, None, &[]);
+        Err(e)
+    }
+
+    /// The hint for an unknown name (NumPy's names, missing functions,
+    /// module prefixes, then spelling among the names in scope).
+    /// `more`: names the program binds that are not bound yet.
+    pub(crate) fn unknown_name_help(
+        &self,
+        n: &str,
+        dotted: Option<&str>,
+        more: &[String],
+    ) -> Option<String> {
         let mut names: Vec<&str> = self.globals.keys().map(|s| s.as_str()).collect();
+        names.extend(more.iter().map(|s| s.as_str()));
         if let Some(f) = self.frames.last() {
             names.extend(f.keys().map(|s| s.as_str()));
         }
         let builtins = ops::all();
         names.extend(builtins.iter().map(|d| d.name));
-        let mut e = Error::name(format!("unknown name `{n}`")).at(span);
-        e.help = did_you_mean(n, names);
-        Err(e)
+        names.extend(crate::builtins::constants::CONSTANTS.iter().map(|c| c.name));
+        crate::hints::unknown_name(n, dotted, &names)
     }
 
     pub(crate) fn eval_call(&mut self, func: &Expr, args: &[Arg], span: Span) -> Result<Value> {
@@ -205,7 +236,12 @@ impl Interp {
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
             OpKind::Elementwise(_) => {
-                crate::ops::fuse::call(def, self, args).map_err(|e| e.at(span))
+                let n = args.pos.len() + args.kw.len();
+                match crate::ops::elementwise::alternate(def, n) {
+                    Some(f) => f(self, args),
+                    None => crate::ops::fuse::call(def, self, args),
+                }
+                .map_err(|e| e.at(span))
             }
             OpKind::Reduce(r) => crate::ops::reduce::call(*r, self, args).map_err(|e| e.at(span)),
         }
@@ -385,13 +421,26 @@ impl Interp {
         {
             return Ok(v);
         }
+        if let Some(def) = crate::containers::methods::method(&recv, name) {
+            return Ok(Value::Method(Box::new(recv), def));
+        }
+        if matches!(recv, Value::List(_) | Value::Dict(_)) {
+            return Err(self.no_attr(&recv, attr));
+        }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
             return Ok(Value::Method(Box::new(recv), def));
         }
+        Err(self.no_attr(&recv, attr))
+    }
+
+    fn no_attr(&self, recv: &Value, attr: &Ident) -> Error {
+        let name = attr.name.as_str();
         let mut e =
             Error::type_(format!("{} has no attribute `{name}`", recv.a_type_name())).at(attr.span);
-        e.help = did_you_mean(name, self.attr_names(&recv).iter().map(|s| s.as_str()));
-        Err(e)
+        let names = self.attr_names(recv);
+        let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        e.help = crate::hints::unknown_attr(name, &names);
+        e
     }
 
     /// Attribute and method names of a value (errors and completion).
@@ -405,6 +454,11 @@ impl Interp {
         if let Value::Object(o) = v {
             out.extend(o.attr_names());
         }
+        out.extend(
+            crate::containers::methods::method_names(v)
+                .into_iter()
+                .map(String::from),
+        );
         if matches!(
             v,
             Value::Array(_) | Value::Int(_) | Value::Float(_) | Value::Bool(_)
@@ -421,6 +475,20 @@ impl Interp {
         out
     }
 
+    /// Every item a `for` loop over `v` would see, collected.
+    pub(crate) fn collect_items(&mut self, v: Value) -> Result<Vec<Value>> {
+        if let Value::List(l) = &v {
+            return Ok(l.snapshot().to_vec());
+        }
+        let mut it = self.iterate(v)?;
+        let mut out = Vec::with_capacity(it.len().unwrap_or(0).min(1 << 20) as usize);
+        while let Some(x) = it.next(self)? {
+            self.check_interrupt()?;
+            out.push(x);
+        }
+        Ok(out)
+    }
+
     /// Turn a value into something a `for` loop can walk.
     pub(crate) fn iterate(&mut self, v: Value) -> Result<Iter> {
         Ok(match v {
@@ -429,7 +497,14 @@ impl Interp {
                 stop: b,
                 step: s,
             },
-            Value::Tuple(t) | Value::List(t) => Iter::Items { items: t, i: 0 },
+            Value::Tuple(t) => Iter::Items { items: t, i: 0 },
+            // A list is walked live, as Python does: items appended in the loop are visited.
+            Value::List(list) => Iter::List { list, i: 0 },
+            // A dict gives its keys, as they are when the loop starts.
+            Value::Dict(d) => Iter::Items {
+                items: Arc::new(d.keys().into()),
+                i: 0,
+            },
             Value::Array(a) => {
                 if a.ndim() == 0 {
                     return Err(Error::type_("a 0-d array cannot be iterated")
@@ -482,6 +557,10 @@ pub(crate) enum Iter {
         items: Arc<crate::nested::Items>,
         i: usize,
     },
+    List {
+        list: crate::containers::List,
+        i: usize,
+    },
     Rows {
         a: crate::array::Array,
         i: usize,
@@ -505,6 +584,7 @@ impl Iter {
                 Some(n.max(0) as u64)
             }
             Iter::Items { items, i } => Some(items.len().saturating_sub(*i) as u64),
+            Iter::List { list, i } => Some(list.len().saturating_sub(*i) as u64),
             Iter::Rows { a, i } => Some(a.shape()[0].saturating_sub(*i) as u64),
             Iter::Progress { inner, .. } => inner.len(),
         }
@@ -523,6 +603,11 @@ impl Iter {
             }
             Iter::Items { items, i } => {
                 let v = items.get(*i).cloned();
+                *i += 1;
+                Ok(v)
+            }
+            Iter::List { list, i } => {
+                let v = list.get(*i);
                 *i += 1;
                 Ok(v)
             }

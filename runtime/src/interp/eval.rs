@@ -15,7 +15,7 @@ const MAX_DEPTH: usize = 400;
 
 /// The ops behind the operators, in the order `binop_def`, `cmp_def` and
 /// `NEGATIVE` index them (looked up once, not at every evaluation).
-const OPERATOR_OPS: [&str; 15] = [
+const OPERATOR_OPS: [&str; 21] = [
     "add",
     "subtract",
     "multiply",
@@ -31,8 +31,15 @@ const OPERATOR_OPS: [&str; 15] = [
     "greater",
     "greater_equal",
     "negative",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "left_shift",
+    "right_shift",
+    "invert",
 ];
 const NEGATIVE: usize = 14;
+const INVERT: usize = 20;
 
 fn operator_op(i: usize) -> Result<&'static OpDef> {
     static TABLE: std::sync::OnceLock<Vec<Option<&'static OpDef>>> = std::sync::OnceLock::new();
@@ -55,6 +62,11 @@ pub(crate) fn binop_def(op: BinOp) -> Result<&'static OpDef> {
         BinOp::Mod => 5,
         BinOp::Pow => 6,
         BinOp::MatMul => 7,
+        BinOp::BitAnd => 15,
+        BinOp::BitOr => 16,
+        BinOp::BitXor => 17,
+        BinOp::LShift => 18,
+        BinOp::RShift => 19,
     })
 }
 
@@ -66,7 +78,12 @@ fn cmp_def(op: CmpOp) -> Result<&'static OpDef> {
         CmpOp::Le => 11,
         CmpOp::Gt => 12,
         CmpOp::Ge => 13,
-        CmpOp::Is | CmpOp::IsNot => return Err(Error::internal("`is` is not elementwise")),
+        CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
+            return Err(Error::internal(format!(
+                "`{}` is not elementwise",
+                op.symbol()
+            )));
+        }
     })
 }
 
@@ -157,16 +174,51 @@ impl Interp {
             }
             ExprKind::Logic { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
-                let t = self.truthy(&l).map_err(|err| err.at(lhs.span))?;
+                let word = match op {
+                    LogicOp::And => "and",
+                    LogicOp::Or => "or",
+                };
+                let t = self.logic_truth(&l, word).map_err(|err| err.at(lhs.span))?;
                 match (op, t) {
                     (LogicOp::And, false) | (LogicOp::Or, true) => Ok(l),
-                    _ => self.eval(rhs),
+                    _ => {
+                        let r = self.eval(rhs)?;
+                        // `a and b` of a scalar and an array still needs one truth.
+                        self.logic_truth(&r, word).map_err(|err| err.at(rhs.span))?;
+                        Ok(r)
+                    }
                 }
             }
             ExprKind::Not(x) => {
                 let v = self.eval(x)?;
-                Ok(Value::Bool(!self.truthy(&v).map_err(|err| err.at(x.span))?))
+                Ok(Value::Bool(
+                    !self.logic_truth(&v, "not").map_err(|err| err.at(x.span))?,
+                ))
             }
+            ExprKind::Ternary { cond, then, else_ } => {
+                let c = self.eval(cond)?;
+                if self.truthy(&c).map_err(|err| err.at(cond.span))? {
+                    self.eval(then)
+                } else {
+                    self.eval(else_)
+                }
+            }
+            ExprKind::FString(parts) => self.eval_fstring(parts).map(Value::str),
+            ExprKind::ListComp { elt, clauses } => self.eval_list_comp(elt, clauses),
+            ExprKind::Dict(entries) => {
+                let d = crate::containers::Dict::new();
+                for (k, v) in entries {
+                    let kv = self.eval(k)?;
+                    let vv = self.eval(v)?;
+                    d.insert(kv, vv).map_err(|err| err.at(k.span))?;
+                }
+                Ok(Value::Dict(d))
+            }
+            ExprKind::DictComp {
+                key,
+                value,
+                clauses,
+            } => self.eval_dict_comp(key, value, clauses),
             ExprKind::Index { base, index } => {
                 let b = self.eval(base)?;
                 self.index_value(b, index)
@@ -233,7 +285,8 @@ impl Interp {
         match ops::lookup(n) {
             Some(d)
                 if matches!(d.kind, OpKind::Elementwise(_))
-                    && args.iter().all(|a| a.name.is_none()) =>
+                    && args.iter().all(|a| a.name.is_none())
+                    && crate::ops::elementwise::alternate(d, args.len()).is_none() =>
             {
                 Ok(Callee::Fused(d))
             }
@@ -259,6 +312,10 @@ impl Interp {
                     UnaryOp::Pos => Ok(Ok(inner)),
                     UnaryOp::Neg => Ok(Ok(EwNode::Op {
                         op: operator_op(NEGATIVE)?,
+                        args: vec![inner],
+                    })),
+                    UnaryOp::Invert => Ok(Ok(EwNode::Op {
+                        op: operator_op(INVERT)?,
                         args: vec![inner],
                     })),
                 }
@@ -298,6 +355,18 @@ impl Interp {
                 } else {
                     !same
                 }))))
+            }
+            ExprKind::Compare {
+                op: op @ (CmpOp::In | CmpOp::NotIn),
+                lhs,
+                rhs,
+            } => {
+                let item = self.eval(lhs)?;
+                let container = self.eval(rhs)?;
+                let found = self
+                    .contains(&container, &item)
+                    .map_err(|err| err.at(e.span))?;
+                Ok(Ok(EwNode::Leaf(Operand::Bool(found == (*op == CmpOp::In)))))
             }
             ExprKind::Compare { op, lhs, rhs } => {
                 // Non-numeric comparisons (strings, devices, dtypes...) are structural.
@@ -390,6 +459,24 @@ impl Interp {
         self.matmul_values(l, r).map_err(|err| err.at(e.span))
     }
 
+    /// `l op r` of two values already computed (`d[k] += 1`).
+    pub(crate) fn binary_values(&mut self, op: BinOp, l: Value, r: Value) -> Result<Value> {
+        if op == BinOp::MatMul {
+            return self.matmul_values(l, r);
+        }
+        match (leaf(l), leaf(r)) {
+            (Ok(a), Ok(b)) => self.node_to_value(Ok(EwNode::Op {
+                op: binop_def(op)?,
+                args: vec![a, b],
+            })),
+            (a, b) => {
+                let lv = self.node_to_value(a)?;
+                let rv = self.node_to_value(b)?;
+                sequence_op(op, &lv, &rv)
+            }
+        }
+    }
+
     pub(crate) fn matmul_values(&mut self, l: Value, r: Value) -> Result<Value> {
         let def = binop_def(BinOp::MatMul)?;
         self.call_builtin(def, vec![l, r], vec![], self.current_stmt)
@@ -412,6 +499,8 @@ impl Interp {
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
             (Value::Float(x), Value::Float(y)) => x == y,
+            // Arrays in containers compare by identity (their `==` is elementwise).
+            (Value::Array(x), Value::Array(y)) => x.same_as(y),
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
             (Value::Func(x), Value::Func(y)) => std::sync::Arc::ptr_eq(x, y),
             (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
@@ -423,9 +512,9 @@ impl Interp {
     pub(crate) fn identical(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Array(x), Value::Array(y)) => x.same_as(y),
-            (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
-                std::sync::Arc::ptr_eq(x, y)
-            }
+            (Value::Tuple(x), Value::Tuple(y)) => std::sync::Arc::ptr_eq(x, y),
+            (Value::List(x), Value::List(y)) => x.ptr_eq(y),
+            (Value::Dict(x), Value::Dict(y)) => x.ptr_eq(y),
             (Value::Object(x), Value::Object(y)) => std::sync::Arc::ptr_eq(x, y),
             _ => self.values_equal(a, b),
         }
@@ -439,7 +528,9 @@ impl Interp {
             Value::Int(i) => *i != 0,
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
-            Value::Tuple(t) | Value::List(t) => !t.is_empty(),
+            Value::Tuple(t) => !t.is_empty(),
+            Value::List(l) => !l.is_empty(),
+            Value::Dict(d) => !d.is_empty(),
             Value::Array(a) => {
                 if a.size() != 1 {
                     return Err(Error::value(format!(
@@ -476,19 +567,39 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
         }
         (BinOp::Add, Value::List(a), Value::List(b)) => {
+            let (a, b) = (a.snapshot(), b.snapshot());
             Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
         }
-        (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
-            Ok(Value::str(a.repeat(repeat(*n))))
+        (BinOp::BitOr, Value::Dict(a), Value::Dict(b)) => {
+            // Python 3.9's merge: b's values win, a's order first.
+            let d = a.copy();
+            for (k, v) in b.snapshot().values() {
+                d.insert(k.clone(), v.clone())?;
+            }
+            Ok(Value::Dict(d))
         }
-        (BinOp::Mul, Value::List(a), Value::Int(n))
-        | (BinOp::Mul, Value::Int(n), Value::List(a)) => Ok(Value::list(
+        (BinOp::Mul, Value::Tuple(a), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::Tuple(a)) => Ok(Value::tuple(
             a.iter()
                 .cloned()
                 .cycle()
                 .take(a.len() * repeat(*n))
                 .collect(),
         )),
+        (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
+            Ok(Value::str(a.repeat(repeat(*n))))
+        }
+        (BinOp::Mul, Value::List(a), Value::Int(n))
+        | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
+            let a = a.snapshot();
+            Ok(Value::list(
+                a.iter()
+                    .cloned()
+                    .cycle()
+                    .take(a.len() * repeat(*n))
+                    .collect(),
+            ))
+        }
         _ => Err(Error::type_(format!(
             "`{}` is not defined between {} and {}",
             op.symbol(),

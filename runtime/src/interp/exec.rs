@@ -176,8 +176,10 @@ impl Interp {
             Target::Tuple(targets, span) => {
                 let items: Vec<Value> = match v {
                     // The values moved out when nothing else holds the tuple.
-                    Value::Tuple(t) | Value::List(t) => Arc::try_unwrap(t)
+                    Value::Tuple(t) => Arc::try_unwrap(t)
                         .map_or_else(|t| t.to_vec(), crate::nested::Items::into_vec),
+                    Value::List(l) => l.snapshot().to_vec(),
+                    Value::Dict(d) => d.keys(),
                     Value::Array(a) if a.ndim() > 0 => {
                         let n = a.shape()[0];
                         (0..n)
@@ -212,11 +214,7 @@ impl Interp {
             Target::Index { base, index, span } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
-                    return Err(Error::type_(format!(
-                        "cannot assign into {} with [...]",
-                        b.a_type_name()
-                    ))
-                    .at(base.span));
+                    return self.assign_item(b, index, v).map_err(|e| e.at(*span));
                 };
                 let idx = self.eval_index(index)?;
                 self.check_not_temporary(&arr, "this assignment")
@@ -246,7 +244,11 @@ impl Interp {
             Target::Index { base, index, .. } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
-                    return Err(Error::type_("`[...] op=` needs an array").at(base.span));
+                    // `d[k] += 1`, `xs[i] -= x`: read, compute, write back.
+                    let cur = self.index_value(b.clone(), index)?;
+                    let rhs = self.eval(value)?;
+                    let new = self.binary_values(op, cur, rhs).map_err(|e| e.at(span))?;
+                    return self.assign_item(b, index, new).map_err(|e| e.at(span));
                 };
                 let idx = self.eval_index(index)?;
                 self.check_not_temporary(&arr, "this augmented assignment")
@@ -257,6 +259,26 @@ impl Interp {
             }
             _ => return Err(Error::type_("cannot use an augmented assignment here").at(span)),
         };
+        // Python's in-place `xs += items` (extend) and `d |= other` (update):
+        // every name bound to the list or dict sees the change.
+        match (&cur, op) {
+            (Value::List(l), BinOp::Add) => {
+                let rhs = self.eval(value)?;
+                let new = self.collect_items(rhs).map_err(|e| e.at(value.span))?;
+                l.modify(|xs| xs.extend(new));
+                return Ok(());
+            }
+            (Value::Dict(d), BinOp::BitOr) => {
+                let Value::Dict(other) = self.eval(value)? else {
+                    return Err(Error::type_("`|=` on a dict needs a dict").at(value.span));
+                };
+                for (k, v) in other.snapshot().values() {
+                    d.insert(k.clone(), v.clone())?;
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
         let result = if op == BinOp::MatMul {
             let rhs = self.eval(value)?;
             self.matmul_values(cur.clone(), rhs)

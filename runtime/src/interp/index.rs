@@ -1,9 +1,11 @@
-//! Indexing expressions: `x[i, 1:3, None]` on arrays (views, gathers,
-//! recorded for autodiff), and one integer index on tuples, lists and strings.
+//! Indexing expressions: `x[i, 1:3, None, ...]` on arrays (views, gathers,
+//! recorded for autodiff); an int or a slice on tuples, lists and strings
+//! (negative from the end, slices give new sequences); a key on dicts. And
+//! the writes `xs[i] = v`, `xs[1:3] = [...]`, `d[k] = v`.
 
 use super::Interp;
 use crate::array::Array;
-use crate::array::index::Index;
+use crate::array::index::{Index, slice_range};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use gcalc_lang::ast::*;
@@ -32,6 +34,7 @@ impl Interp {
                     stop: self.slice_bound(stop)?,
                     step: self.slice_bound(step)?,
                 }),
+                IndexItem::Ellipsis(_) => out.push(Index::Ellipsis),
             }
         }
         Ok(out)
@@ -46,7 +49,7 @@ impl Interp {
             Value::Bool(b) => Index::Array(Array::scalar(*b)),
             Value::None => Index::NewAxis,
             Value::Array(a) => Index::Array(a.clone()),
-            Value::List(items) | Value::Tuple(items) if items.is_empty() => {
+            Value::List(_) | Value::Tuple(_) if v.seq_items().is_some_and(|t| t.is_empty()) => {
                 Index::Array(Array::from_vec(Vec::<i64>::new(), vec![0]))
             }
             Value::List(_) | Value::Tuple(_) => Index::Array(crate::array::create::value_to_array(
@@ -98,18 +101,150 @@ impl Interp {
                 let idx = self.eval_index(items)?;
                 Ok(Value::Array(self.index_array(&a, &idx)?))
             }
-            Value::Tuple(t) | Value::List(t) => {
-                let j = self.position(items, ("tuples and lists", "list", "sequence"), t.len())?;
-                Ok(t[j].clone())
+            Value::Tuple(t) => match self.seq_index(items, ("tuples", "tuple"), t.len())? {
+                Pick::One(j) => Ok(t[j].clone()),
+                Pick::Many(js, _) => {
+                    Ok(Value::tuple(js.into_iter().map(|j| t[j].clone()).collect()))
+                }
+            },
+            Value::List(l) => {
+                let t = l.snapshot();
+                match self.seq_index(items, ("lists", "list"), t.len())? {
+                    Pick::One(j) => Ok(t[j].clone()),
+                    Pick::Many(js, _) => {
+                        Ok(Value::list(js.into_iter().map(|j| t[j].clone()).collect()))
+                    }
+                }
             }
             Value::Str(s) => {
-                let n = s.chars().count();
-                let j = self.position(items, ("strings", "string", "string"), n)?;
-                let c = s.chars().nth(j).unwrap_or_default();
-                Ok(Value::str(c.to_string()))
+                let chars: Vec<char> = s.chars().collect();
+                match self.seq_index(items, ("strings", "string"), chars.len())? {
+                    Pick::One(j) => Ok(Value::str(chars[j].to_string())),
+                    Pick::Many(js, _) => Ok(Value::str(
+                        js.into_iter().map(|j| chars[j]).collect::<String>(),
+                    )),
+                }
+            }
+            Value::Dict(d) => {
+                let key = self.dict_key(items)?;
+                crate::containers::methods::dict_get(&d, &key)
             }
             other => Err(Error::type_(format!(
                 "{} cannot be indexed",
+                other.a_type_name()
+            ))),
+        }
+    }
+
+    /// The key `d[k]` names: one expression, or a tuple for `d[a, b]`.
+    fn dict_key(&mut self, items: &[IndexItem]) -> Result<Value> {
+        let mut keys = Vec::with_capacity(items.len());
+        for it in items {
+            match it {
+                IndexItem::Expr(e) => keys.push(self.eval(e)?),
+                IndexItem::Slice { span, .. } | IndexItem::Ellipsis(span) => {
+                    return Err(Error::type_("a dict is indexed by a key, not a slice").at(*span));
+                }
+            }
+        }
+        Ok(match keys.len() {
+            1 => keys.pop().unwrap_or(Value::None),
+            _ => Value::tuple(keys),
+        })
+    }
+
+    /// The positions `items` pick from a sequence of length `n`: one int
+    /// (negative from the end) or one slice. `what`: (plural, singular).
+    fn seq_index(&mut self, items: &[IndexItem], what: (&str, &str), n: usize) -> Result<Pick> {
+        let (kinds, one) = what;
+        match items {
+            [
+                IndexItem::Slice {
+                    start,
+                    stop,
+                    step,
+                    span,
+                },
+            ] => {
+                let first = self.slice_bound(start)?;
+                let (b, count, st) =
+                    slice_range(first, self.slice_bound(stop)?, self.slice_bound(step)?, n)
+                        .map_err(|e| e.at(*span))?;
+                // Where `xs[a:b] = ...` writes when a:b picks nothing.
+                let at = match first {
+                    None => 0,
+                    Some(i) if i < 0 => (n as i64 + i).max(0) as usize,
+                    Some(i) => (i as usize).min(n),
+                };
+                let js = (0..count)
+                    .map(|k| (b as i64 + k as i64 * st) as usize)
+                    .collect();
+                Ok(Pick::Many(js, if st == 1 { Some(at) } else { None }))
+            }
+            [IndexItem::Expr(_)] => self.position(items, (kinds, one, one), n).map(Pick::One),
+            _ => Err(Error::index(format!(
+                "{kinds} take one index: an int or a slice like 1:3"
+            ))
+            .with_help(format!(
+                "x[i, j] indexes arrays; for nested {kinds} write x[i][j]"
+            ))),
+        }
+    }
+
+    /// `base[items] = v` for a list (an int or a slice) or a dict (a key).
+    pub(crate) fn assign_item(&mut self, base: Value, items: &[IndexItem], v: Value) -> Result<()> {
+        match base {
+            Value::Dict(d) => {
+                let key = self.dict_key(items)?;
+                d.insert(key, v)
+            }
+            Value::List(l) => {
+                let n = l.len();
+                match self.seq_index(items, ("lists", "list"), n)? {
+                    Pick::One(j) => {
+                        l.modify(|xs| {
+                            if let Some(slot) = xs.get_mut(j) {
+                                *slot = v;
+                            }
+                        });
+                        Ok(())
+                    }
+                    Pick::Many(js, run) => {
+                        let new = self.collect_items(v)?;
+                        if let Some(at) = run {
+                            // `xs[a:b] = items` replaces the run (any length).
+                            let at = js.first().copied().unwrap_or(at);
+                            l.modify(|xs| {
+                                let end = (at + js.len()).min(xs.len());
+                                xs.splice(at.min(xs.len())..end, new);
+                            });
+                            return Ok(());
+                        }
+                        if new.len() != js.len() {
+                            return Err(Error::value(format!(
+                                "cannot assign {} items to an extended slice of {} items",
+                                new.len(),
+                                js.len()
+                            )));
+                        }
+                        l.modify(|xs| {
+                            for (j, x) in js.into_iter().zip(new) {
+                                if let Some(slot) = xs.get_mut(j) {
+                                    *slot = x;
+                                }
+                            }
+                        });
+                        Ok(())
+                    }
+                }
+            }
+            Value::Tuple(_) | Value::Str(_) => Err(Error::type_(format!(
+                "{} cannot be changed: it is immutable",
+                base.a_type_name()
+            ))
+            .with_help("build a new one, or use a list")),
+            other => Err(Error::type_(format!(
+                "cannot assign into {} with [...]",
                 other.a_type_name()
             ))),
         }
@@ -150,4 +285,12 @@ impl Interp {
         }
         Ok(j as usize)
     }
+}
+
+/// What an index picks from a sequence: one position, or a slice's
+/// positions and, for a slice of step 1, where its run starts (an
+/// assignment there replaces the run, even an empty one).
+enum Pick {
+    One(usize),
+    Many(Vec<usize>, Option<usize>),
 }

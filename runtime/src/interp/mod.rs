@@ -4,9 +4,12 @@
 pub mod args;
 mod assign;
 mod call;
-mod eval;
+mod comprehension;
+pub(crate) mod eval;
 mod exec;
+mod fstring;
 mod index;
+mod membership;
 pub mod results;
 
 pub use args::Args;

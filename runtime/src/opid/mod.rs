@@ -7,10 +7,20 @@
 
 mod collective;
 mod decomp;
+mod histogram;
 mod index;
+mod random;
 mod reduce;
+mod scan;
+mod softmax;
+mod sort;
 
 pub use collective::{CollectiveOp, RedKind};
 pub use decomp::{DecompOp, QrMode};
+pub use histogram::BinMode;
 pub use index::AtOp;
+pub use random::Dist;
 pub use reduce::ReduceOp;
+pub use scan::ScanOp;
+pub use softmax::SoftmaxOp;
+pub use sort::{SortJob, SortOp};

@@ -1,4 +1,6 @@
-//! The reductions: `sum mean prod max min argmax argmin std var any all`.
+//! The reductions: `sum mean prod max min argmax argmin std var any all`,
+//! the NaN-skipping ones (`nansum nanmean nanmax nanmin nanstd nanvar
+//! nanargmax nanargmin`), `ptp` and `count_nonzero`.
 
 /// One list gives the enum, `ALL` and each name (the op-table name).
 macro_rules! reduce_ops {
@@ -36,22 +38,65 @@ reduce_ops! {
     Var "var",
     Any "any",
     All "all",
+    Nansum "nansum",
+    Nanmean "nanmean",
+    Nanmax "nanmax",
+    Nanmin "nanmin",
+    Nanstd "nanstd",
+    Nanvar "nanvar",
+    Nanargmax "nanargmax",
+    Nanargmin "nanargmin",
+    Ptp "ptp",
+    CountNonzero "count_nonzero",
 }
 
 impl ReduceOp {
     /// argmax/argmin: an index (int64), over one axis or the flat array.
     pub fn is_arg(self) -> bool {
-        matches!(self, ReduceOp::Argmax | ReduceOp::Argmin)
+        matches!(
+            self,
+            ReduceOp::Argmax | ReduceOp::Argmin | ReduceOp::Nanargmax | ReduceOp::Nanargmin
+        )
     }
     /// std/var: take `ddof`.
     pub fn takes_ddof(self) -> bool {
-        matches!(self, ReduceOp::Std | ReduceOp::Var)
+        matches!(
+            self,
+            ReduceOp::Std | ReduceOp::Var | ReduceOp::Nanstd | ReduceOp::Nanvar
+        )
     }
     /// max/min/argmax/argmin: an empty lane has no value to give.
     pub fn needs_elements(self) -> bool {
         matches!(
             self,
-            ReduceOp::Max | ReduceOp::Min | ReduceOp::Argmax | ReduceOp::Argmin
+            ReduceOp::Max
+                | ReduceOp::Min
+                | ReduceOp::Argmax
+                | ReduceOp::Argmin
+                | ReduceOp::Nanmax
+                | ReduceOp::Nanmin
+                | ReduceOp::Nanargmax
+                | ReduceOp::Nanargmin
+                | ReduceOp::Ptp
         )
+    }
+    /// The NaN-skipping reductions of ints and bools are the plain ones
+    /// (nothing to skip); every other op is itself.
+    pub fn without_nan(self) -> ReduceOp {
+        match self {
+            ReduceOp::Nansum => ReduceOp::Sum,
+            ReduceOp::Nanmean => ReduceOp::Mean,
+            ReduceOp::Nanmax => ReduceOp::Max,
+            ReduceOp::Nanmin => ReduceOp::Min,
+            ReduceOp::Nanstd => ReduceOp::Std,
+            ReduceOp::Nanvar => ReduceOp::Var,
+            ReduceOp::Nanargmax => ReduceOp::Argmax,
+            ReduceOp::Nanargmin => ReduceOp::Argmin,
+            op => op,
+        }
+    }
+    /// `without_nan()` when `cond` (the elements are not floats).
+    pub fn without_nan_if(self, cond: bool) -> ReduceOp {
+        if cond { self.without_nan() } else { self }
     }
 }

@@ -183,7 +183,12 @@ fn size_arg(v: &Value, what: &str) -> Result<usize> {
 /// A shape argument: an int or a tuple/list of ints.
 pub fn shape_arg(v: &Value) -> Result<Vec<usize>> {
     match v {
-        Value::Tuple(t) | Value::List(t) => t.iter().map(|d| size_arg(d, "a dimension")).collect(),
+        Value::Tuple(_) | Value::List(_) => v
+            .seq_items()
+            .unwrap_or_default()
+            .iter()
+            .map(|d| size_arg(d, "a dimension"))
+            .collect(),
         other => Ok(vec![size_arg(other, "shape")?]),
     }
 }

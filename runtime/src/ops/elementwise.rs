@@ -35,6 +35,11 @@ pub enum Rule {
     Logical,
     /// `where(cond, x, y)`: cond becomes bool, x and y follow `Same`.
     Where,
+    /// Bitwise ops (`& | ^ ~`): ints promoted, bools stay bool (logical);
+    /// floats are a dtype error, as in NumPy.
+    Bitwise,
+    /// Shifts (`<< >>`): ints promoted, bools compute as int64; floats are an error.
+    Shift,
 }
 
 /// Inputs on which an op is defined (the walk test draws its data from this).
@@ -51,6 +56,14 @@ pub enum Domain {
     NonZeroDivisor,
     /// Base in [-4, 4] (positive for floats), exponent an integer in [0, 4] (power).
     Power,
+    /// The second operand is a shift count in [0, 8] (left_shift, right_shift).
+    ShiftCount,
+    /// |x| < 1 (arcsin, arccos, arctanh).
+    Unit,
+    /// x >= 1 (arccosh).
+    AtLeastOne,
+    /// x != 0 (reciprocal, whose integer form divides).
+    NonZero,
 }
 
 pub struct EwDef {
@@ -78,11 +91,30 @@ pub struct EwDef {
     /// abs'(0) = 0, maximum/minimum split g evenly at ties, clip passes g where
     /// lo <= x <= hi, where routes g by the condition.
     pub grad: Option<EwGrad>,
+    /// Python's rule when every operand is a weak scalar (`2 ** -1` is 0.5,
+    /// `2 ** 64` an overflow error, `1 // 0` a division by zero); the rule
+    /// gives `None` where the op's ordinary result is Python's too.
+    pub py: Option<PyRule>,
+    /// The truth on bool operands where it differs from `reference`
+    /// (`invert` is logical not on bools, bitwise not on ints).
+    pub bool_reference: Option<fn(&[f64]) -> f64>,
+    /// The truth on integer operands where it differs from `reference`
+    /// (`reciprocal` truncates on ints, as NumPy's).
+    pub int_reference: Option<fn(&[f64]) -> f64>,
+    /// Called with this many arguments, the op is this builtin instead (not
+    /// elementwise, never fused): `where(cond)` is `nonzero(cond)`, as in NumPy.
+    pub alt: Option<(usize, super::BuiltinFn)>,
 }
 
 /// See `EwDef::grad`.
 pub type EwGrad = fn(x: &[EwNode], o: &EwNode, g: &EwNode, i: usize) -> Option<EwNode>;
 
+/// See `EwDef::py`.
+pub type PyRule = fn(&[super::fuse::Operand]) -> Result<Option<super::fuse::Operand>>;
+
+// The bodies' closures are always inlined into the SIMD loops of `map1`..:
+// a body built of several polynomial functions (arcsinh's) is too large for
+// the inliner's own choice, and a call per element runs scalar code.
 macro_rules! kern {
     ($t:ty, none) => {
         None
@@ -92,31 +124,56 @@ macro_rules! kern {
     };
     ($t:ty, map1 |$x:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map1(a, o, |$x: $t| -> $t { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map2(a, o, |$x: $t, $y: $t| -> $t { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, map3 |$x:ident, $y:ident, $z:ident| $b:expr) => {
         Some(Kern::Map(|a: &[Src<'_, $t>], o: &mut [$t]| {
-            map3(a, o, |$x: $t, $y: $t, $z: $t| -> $t { $b });
+            map3(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t, $z: $t| -> $t { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred1 |$x:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map1(a, o, |$x: $t| -> bool { $b });
+            map1(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
     ($t:ty, pred2 |$x:ident, $y:ident| $b:expr) => {
         Some(Kern::Pred(|a: &[Src<'_, $t>], o: &mut [bool]| {
-            map2(a, o, |$x: $t, $y: $t| -> bool { $b });
+            map2(
+                a,
+                o,
+                #[inline(always)]
+                |$x: $t, $y: $t| -> bool { $b },
+            );
             Ok(())
         }))
     };
@@ -129,7 +186,8 @@ macro_rules! ew {
      f: $fk:ident $(($fpath:path))? $(|$($fx:ident),*| $fb:expr)?;
      i: $ik:ident $(($ipath:path))? $(|$($ix:ident),*| $ib:expr)?;
      b: $bk:ident $(|$($bx:ident),*| $bb:expr)?;
-     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?) => {
+     $cuda:literal $(, $cint:literal)?; $doc:literal $(; grad: $g:expr)?
+     $(; py: $py:path)? $(; bool_ref: $br:expr)? $(; int_ref: $ir:expr)? $(; alt: $alt:expr)?) => {
         OpDef {
             name: $name,
             sig: $sig,
@@ -149,13 +207,41 @@ macro_rules! ew {
                 cuda: $cuda,
                 cuda_int: { #[allow(unused_mut, unused_assignments)] let mut c = None; $(c = Some($cint);)? c },
                 grad: { #[allow(unused_mut, unused_assignments)] let mut g: Option<EwGrad> = None; $(g = Some($g);)? g },
+                py: { #[allow(unused_mut, unused_assignments)] let mut p: Option<$crate::ops::elementwise::PyRule> = None; $(p = Some($py);)? p },
+                bool_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($br);)? r },
+                int_reference: { #[allow(unused_mut, unused_assignments)] let mut r: Option<fn(&[f64]) -> f64> = None; $(r = Some($ir);)? r },
+                alt: { #[allow(unused_mut, unused_assignments)] let mut a: Option<(usize, super::BuiltinFn)> = None; $(a = Some($alt);)? a },
             }),
         }
     };
 }
 
-fn b(x: bool) -> f64 {
+// The table's other files (`elementwise_math.rs`) write their entries with these.
+pub(crate) use {ew, kern};
+
+pub(crate) fn b(x: bool) -> f64 {
     x as u8 as f64
+}
+/// An int reference of two f64 operands (ints and bools, exactly representable).
+fn ref_bits(v: &[f64], f: fn(i64, i64) -> i64) -> f64 {
+    f(v[0] as i64, v[1] as i64) as f64
+}
+/// NumPy's shifts: a count outside 0..64 shifts everything out (sign kept by `>>`).
+pub(crate) fn shl(x: i64, n: i64) -> i64 {
+    if (0..64).contains(&n) {
+        x.wrapping_shl(n as u32)
+    } else {
+        0
+    }
+}
+pub(crate) fn shr(x: i64, n: i64) -> i64 {
+    if (0..64).contains(&n) {
+        x >> n
+    } else if x < 0 {
+        -1
+    } else {
+        0
+    }
 }
 fn py_mod(x: f64, y: f64) -> f64 {
     k::mod_f64(x, y)
@@ -213,42 +299,46 @@ impl PyMod for f64 {
     }
 }
 
+/// `mod`, also `remainder` (NumPy's name for it) in `elementwise_math.rs`.
+#[rustfmt::skip]
+pub(crate) const MOD: OpDef = ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
+        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
+        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
+        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
+        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }; py: super::py_scalar::modulo);
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
         f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: none;
         "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator).";
-        grad: |_x, _o, g, _i| e(g).0),
+        grad: |_x, _o, g, _i| e(g).0; py: super::py_scalar::add),
     ew!("subtract", "subtract(x, y)", ["x", "y"], Arith, Any, |v| v[0] - v[1];
         f: map2 |x, y| x - y; i: map2 |x, y| x.wrapping_sub(y); b: none;
         "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator).";
-        grad: |_x, _o, g, i| if i == 0 { e(g).0 } else { (-e(g)).0 }),
+        grad: |_x, _o, g, i| if i == 0 { e(g).0 } else { (-e(g)).0 }; py: super::py_scalar::subtract),
     ew!("multiply", "multiply(x, y)", ["x", "y"], Arith, Any, |v| v[0] * v[1];
         f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: none;
         "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
-        grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0),
+        grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply),
     ew!("divide", "divide(x, y)", ["x", "y"], Float, NonZeroDivisor, |v| v[0] / v[1];
         f: map2 |x, y| x / y; i: none; b: none;
         "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator).";
-        grad: |x, o, g, i| if i == 0 { (e(g) / e(&x[1])).0 } else { (-(e(g) * e(o) / e(&x[1]))).0 }),
+        grad: |x, o, g, i| if i == 0 { (e(g) / e(&x[1])).0 } else { (-(e(g) * e(o) / e(&x[1]))).0 }; py: super::py_scalar::divide),
     ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
         "floor({0} / {1})", "gc_floordiv({0}, {1})";
-        "Division rounded toward -inf (the `//` operator); integer division by zero is an error."),
-    ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| py_mod(v[0], v[1]);
-        f: map2 |x, y| x.py_mod(y); i: func(k::mod_i64_kern); b: none;
-        "gc_fmod_py({0}, {1})", "gc_mod({0}, {1})";
-        "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
-        grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }),
+        "Division rounded toward -inf (the `//` operator); integer division by zero is an error."; py: super::py_scalar::floor_divide),
+    MOD,
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
         f: func(k::power_float); i: func(k::power_i64); b: none;
         "pow({0}, {1})", "gc_ipow({0}, {1})";
         "x to the power y (the `**` operator); integers to negative integer powers are an error.";
-        grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * pow_minus_one(&x[0], &x[1])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }),
+        grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * pow_minus_one(&x[0], &x[1])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }; py: super::py_scalar::power),
     ew!("negative", "negative(x)", ["x"], Arith, Any, |v| -v[0];
         f: map1 |x| -x; i: map1 |x| x.wrapping_neg(); b: none;
         "(-{0})"; "-x (unary minus).";
-        grad: |_x, _o, g, _i| (-e(g)).0),
+        grad: |_x, _o, g, _i| (-e(g)).0; py: super::py_scalar::negative),
     ew!("equal", "equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] == v[1]);
         f: pred2 |x, y| x == y; i: pred2 |x, y| x == y; b: none;
         "({0} == {1})"; "x == y elementwise, giving bool."),
@@ -270,7 +360,7 @@ pub static OPS: &[OpDef] = &[
     ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
         f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
         "abs({0})"; "Absolute value.";
-        grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0),
+        grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0; py: super::py_scalar::abs),
     ew!("sign", "sign(x)", ["x"], Arith, Any, |v| ref_sign(v[0]);
         f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x }; i: map1 |x| x.signum(); b: none;
         "(({0} > 0) - ({0} < 0) + ({0} != {0}) * {0})", "(({0} > 0) - ({0} < 0))";
@@ -355,8 +445,9 @@ pub static OPS: &[OpDef] = &[
         grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
-        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three).";
-        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None }),
+        "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three). With one argument, where(cond) is nonzero(cond), as in NumPy.";
+        grad: |x, _o, g, i| match i { 1 => where_(e(&x[0]), e(g), c(0.0)).0, 2 => where_(e(&x[0]), c(0.0), e(g)).0, _ => None };
+        alt: (1, super::sort::where_one)),
     ew!("logical_and", "logical_and(x, y)", ["x", "y"], Logical, Any, |v| b(v[0] != 0.0 && v[1] != 0.0);
         f: none; i: none; b: map2 |x, y| x & y;
         "({0} && {1})"; "Elementwise and of truth values (nonzero is true)."),
@@ -366,6 +457,27 @@ pub static OPS: &[OpDef] = &[
     ew!("logical_not", "logical_not(x)", ["x"], Logical, Any, |v| b(v[0] == 0.0);
         f: none; i: none; b: map1 |x| !x;
         "(!{0})"; "Elementwise not of truth values (nonzero is true)."),
+    ew!("bitwise_and", "bitwise_and(x, y)", ["x", "y"], Bitwise, Any, |v| ref_bits(v, |x, y| x & y);
+        f: none; i: map2 |x, y| x & y; b: map2 |x, y| x & y;
+        "({0} & {1})"; "Bitwise and of ints, logical and of bools (the `&` operator); floats are an error."),
+    ew!("bitwise_or", "bitwise_or(x, y)", ["x", "y"], Bitwise, Any, |v| ref_bits(v, |x, y| x | y);
+        f: none; i: map2 |x, y| x | y; b: map2 |x, y| x | y;
+        "({0} | {1})"; "Bitwise or of ints, logical or of bools (the `|` operator); floats are an error."),
+    ew!("bitwise_xor", "bitwise_xor(x, y)", ["x", "y"], Bitwise, Any, |v| ref_bits(v, |x, y| x ^ y);
+        f: none; i: map2 |x, y| x ^ y; b: map2 |x, y| x ^ y;
+        "({0} ^ {1})"; "Bitwise exclusive or of ints, logical xor of bools (the `^` operator); floats are an error."),
+    ew!("invert", "invert(x)", ["x"], Bitwise, Any, |v| !(v[0] as i64) as f64;
+        f: none; i: map1 |x| !x; b: map1 |x| !x;
+        "gc_invert({0})"; "Bitwise not of ints (~x == -x - 1), logical not of bools (the `~` operator).";
+        bool_ref: |v| b(v[0] == 0.0)),
+    ew!("left_shift", "left_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shl);
+        f: none; i: map2 |x, y| shl(x, y); b: none;
+        "gc_shl({0}, {1})"; "x shifted left by y bits (the `<<` operator); a count outside 0..63 gives 0, as NumPy.";
+        py: super::py_scalar::left_shift),
+    ew!("right_shift", "right_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shr);
+        f: none; i: map2 |x, y| shr(x, y); b: none;
+        "gc_shr({0}, {1})"; "x shifted right by y bits, keeping the sign (the `>>` operator).";
+        py: super::py_scalar::right_shift),
     ew!("isnan", "isnan(x)", ["x"], Pred, Any, |v| b(v[0].is_nan());
         f: pred1 |x| x.is_nan(); i: pred1 |_x| false; b: none;
         "isnan({0})", "false"; "Whether x is nan."),
@@ -407,6 +519,17 @@ pub fn result_kinds(
         Rule::Same => (p, p),
         Rule::Cmp | Rule::Pred => (p, to_bool(p)),
         Rule::Logical => (to_bool(p), to_bool(p)),
+        Rule::Bitwise | Rule::Shift => {
+            if let Kind::WeakFloat
+            | Kind::Strong(DType::Float16 | DType::Float32 | DType::Float64) = p
+            {
+                return Err(not_on_floats(name, def, p, float_x));
+            }
+            match def.rule {
+                Rule::Shift => (bool_to_int(p), bool_to_int(p)),
+                _ => (p, p),
+            }
+        }
         Rule::Where => {
             let Some(values) = kinds.get(1..) else {
                 return Err(Error::internal(format!(
@@ -424,6 +547,37 @@ pub fn result_kinds(
             (v, v)
         }
     })
+}
+
+/// Bitwise ops and shifts on a float operand: NumPy refuses them too.
+fn not_on_floats(name: &str, def: &EwDef, p: Kind, float_x: DType) -> Error {
+    let what = match p {
+        Kind::Strong(d) => format!("a {d} operand"),
+        _ => "a float".to_string(),
+    };
+    let _ = float_x;
+    let help = if def.rule == Rule::Shift {
+        "shifts take integers: convert first, e.g. x.astype(int64)"
+    } else {
+        "`& | ^ ~` take ints or bools: compare first for a mask, e.g. (x > 0) & (y < 1), or convert with astype(int64)"
+    };
+    Error::dtype(
+        name,
+        format!("{name} is defined on integers and bools, not on {what}"),
+    )
+    .with_help(help)
+}
+
+/// The builtin an elementwise entry is when called with `n` arguments other
+/// than its arity (`where(cond)`), if it has one.
+#[inline]
+pub fn alternate(op: &OpDef, n: usize) -> Option<super::BuiltinFn> {
+    match &op.kind {
+        OpKind::Elementwise(EwDef {
+            alt: Some((k, f)), ..
+        }) if *k == n => Some(*f),
+        _ => None,
+    }
 }
 
 /// The elementwise definition of a table entry, if it is one.

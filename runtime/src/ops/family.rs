@@ -11,6 +11,7 @@ pub enum Family {
     Reduction,
     LinearAlgebra,
     Shape,
+    Sorting,
     Indexing,
     Creation,
     Random,
@@ -32,6 +33,7 @@ impl Family {
                 | Family::Reduction
                 | Family::LinearAlgebra
                 | Family::Shape
+                | Family::Sorting
                 | Family::Indexing
                 | Family::Creation
                 | Family::Random
@@ -44,6 +46,7 @@ impl Family {
             Family::Reduction => "reduction",
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
+            Family::Sorting => "sorting and searching",
             Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
@@ -58,10 +61,16 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 20] {
+fn tables() -> [(&'static [OpDef], Family); 29] {
     [
         (super::elementwise::OPS, Family::Elementwise),
+        (super::elementwise_math::OPS, Family::Elementwise),
         (super::reduce::OPS, Family::Reduction),
+        (super::scan::OPS, Family::Reduction),
+        (super::softmax::OPS, Family::Reduction),
+        (super::quantile::OPS, Family::Reduction),
+        (super::stats::OPS, Family::Reduction),
+        (super::histogram::OPS, Family::Reduction),
         (super::linalg::OPS, Family::LinearAlgebra),
         (super::decomp::OPS, Family::LinearAlgebra),
         (super::norms::OPS, Family::LinearAlgebra),
@@ -69,9 +78,11 @@ fn tables() -> [(&'static [OpDef], Family); 20] {
         (super::tensor::OPS, Family::LinearAlgebra),
         (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
+        (super::sort::OPS, Family::Sorting),
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),
+        (super::random_draws::OPS, Family::Random),
         (super::io::OPS, Family::Files),
         (crate::plot::OPS, Family::Plots),
         (crate::builtins::device::OPS, Family::Devices),
@@ -80,6 +91,7 @@ fn tables() -> [(&'static [OpDef], Family); 20] {
         (crate::builtins::lang::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
+        (crate::containers::methods::OPS, Family::Language),
     ]
 }
 

@@ -108,6 +108,9 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     if let EwNode::Leaf(o) = node {
         return Ok(o);
     }
+    if !has_array(&node) {
+        return super::py_scalar::eval(node, float_x);
+    }
     let root_name = match &node {
         EwNode::Op { op, .. } => op.name,
         EwNode::Leaf(_) => "",
@@ -179,6 +182,29 @@ fn run(p: &mut Program<'_>) -> Result<Operand> {
         Kind::WeakBool | Kind::Strong(DType::Bool) => Operand::Bool(v != 0.0),
         _ => Operand::Float(v),
     })
+}
+
+/// Whether any leaf of the tree is an array (else it is weak scalars only).
+fn has_array(n: &EwNode) -> bool {
+    match n {
+        EwNode::Leaf(o) => matches!(o, Operand::Array(_)),
+        EwNode::Op { args, .. } => args.iter().any(has_array),
+    }
+}
+
+/// One op on weak scalars, computed as for arrays (`py_scalar` falls back here).
+pub(super) fn eval_scalar_op(
+    op: &'static OpDef,
+    args: Vec<Operand>,
+    float_x: DType,
+) -> Result<Operand> {
+    let node = EwNode::Op {
+        op,
+        args: args.into_iter().map(EwNode::Leaf).collect(),
+    };
+    let mut p = Program::new();
+    lower::lower(&node, float_x, &mut p)?;
+    run(&mut p)
 }
 
 /// `sum(tree)` (`mean` when `mean`) over every element of an elementwise

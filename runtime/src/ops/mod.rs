@@ -24,8 +24,10 @@ pub mod creation;
 pub mod decomp;
 pub mod einsum;
 pub mod elementwise;
+pub mod elementwise_math;
 pub mod family;
 pub mod fuse;
+pub mod histogram;
 pub mod index;
 pub mod io;
 pub mod linalg;
@@ -34,9 +36,18 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod py_scalar;
+pub mod quantile;
+pub mod random_draws;
 pub mod random_ops;
 pub mod reduce;
+pub mod scan;
+pub mod search;
 pub mod shape;
+pub mod softmax;
+pub mod sort;
+pub mod stat_args;
+pub mod stats;
 pub mod tensor;
 
 use crate::error::Result;
@@ -85,7 +96,13 @@ impl OpDef {
 fn tables() -> Vec<&'static [OpDef]> {
     vec![
         elementwise::OPS,
+        elementwise_math::OPS,
         reduce::OPS,
+        scan::OPS,
+        softmax::OPS,
+        quantile::OPS,
+        stats::OPS,
+        histogram::OPS,
         linalg::OPS,
         decomp::OPS,
         norms::OPS,
@@ -100,10 +117,13 @@ fn tables() -> Vec<&'static [OpDef]> {
         shape::OPS,
         index::OPS,
         random_ops::OPS,
+        random_draws::OPS,
         io::OPS,
         crate::plot::OPS,
         crate::profile::OPS,
         crate::autodiff::builtins::OPS,
+        crate::containers::methods::OPS,
+        sort::OPS,
     ]
 }
 

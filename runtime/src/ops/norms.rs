@@ -90,7 +90,10 @@ fn axes_arg(v: Option<Value>, nd: usize) -> Result<Option<Vec<usize>>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::Int(i)) => Ok(Some(vec![norm_axis(i, nd, "norm")?])),
-        Some(Value::Tuple(t)) | Some(Value::List(t)) => Ok(Some(ints(&t)?)),
+        Some(v @ (Value::Tuple(_) | Value::List(_))) => {
+            let t = v.seq_items().unwrap_or_default();
+            Ok(Some(ints(&t)?))
+        }
         Some(v) => Err(Error::type_(format!(
             "norm: 'axis' must be none, an integer or a tuple of integers, got {}",
             v.a_type_name()

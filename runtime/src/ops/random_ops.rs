@@ -69,13 +69,16 @@ fn seed(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-/// shape (one tuple/int, or several ints), then dtype=/device=.
+/// shape (one tuple/int, or several ints; or size=, NumPy's name), then dtype=/device=.
 fn shape_and_place(
     i: &Interp,
     a: &mut Args,
     default: DType,
 ) -> Result<(Vec<usize>, DType, crate::device::Device)> {
-    let first = a.req("shape")?;
+    let first = match super::random_draws::shape_or_size(a)? {
+        Some(v) => v,
+        None => a.req("shape")?,
+    };
     let shape = shape_args(&first, a.rest())?;
     let (dt, dev) = dtype_device(a)?;
     Ok((

@@ -1,4 +1,5 @@
-//! Reductions (`sum mean prod max min argmax argmin std var any all`): their
+//! Reductions (`sum mean prod max min argmax argmin std var any all`, the
+//! NaN-skipping `nan*` ones, `ptp`, `count_nonzero`): their
 //! table entries (each carries its `ReduceOp`), `axis=`, `keepdims=` and
 //! `ddof=` checked with clear errors, then the backend's loops. NumPy's dtype
 //! rules: sum/prod of ints -> int64, mean/std/var of ints -> floatX, argmax
@@ -91,16 +92,120 @@ pub static OPS: &[OpDef] = &[
         "all(x, axis=none, keepdims=false)",
         "Whether every element over axis is nonzero."
     ),
+    red!(
+        Nansum,
+        "nansum(x, axis=none, keepdims=false)",
+        "Sum over axis treating NaN as zero (all-NaN lanes give 0); ints sum in int64.",
+        grad: crate::autodiff::rules_stats::nansum
+    ),
+    red!(
+        Nanmean,
+        "nanmean(x, axis=none, keepdims=false)",
+        "Mean over axis of the elements that are not NaN (NaN for a lane with none); ints give floatX.",
+        grad: crate::autodiff::rules_stats::nanmean
+    ),
+    red!(
+        Nanmax,
+        "nanmax(x, axis=none, keepdims=false)",
+        "Largest element over axis ignoring NaN (NaN for a lane with no number, as NumPy gives with its warning).",
+        grad: crate::autodiff::rules_stats::nanextreme
+    ),
+    red!(
+        Nanmin,
+        "nanmin(x, axis=none, keepdims=false)",
+        "Smallest element over axis ignoring NaN (NaN for a lane with no number).",
+        grad: crate::autodiff::rules_stats::nanextreme
+    ),
+    red!(
+        Nanstd,
+        "nanstd(x, axis=none, keepdims=false, ddof=0)",
+        "Standard deviation over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
+        grad: crate::autodiff::rules_stats::nanstd
+    ),
+    red!(
+        Nanvar,
+        "nanvar(x, axis=none, keepdims=false, ddof=0)",
+        "Variance over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
+        grad: crate::autodiff::rules_stats::nanvar
+    ),
+    red!(
+        Nanargmax,
+        "nanargmax(x, axis=none, keepdims=false)",
+        "Index of the first largest element ignoring NaN; a lane of only NaN is an error, as in NumPy."
+    ),
+    red!(
+        Nanargmin,
+        "nanargmin(x, axis=none, keepdims=false)",
+        "Index of the first smallest element ignoring NaN; a lane of only NaN is an error, as in NumPy."
+    ),
+    red!(
+        Ptp,
+        "ptp(x, axis=none, keepdims=false)",
+        "Peak to peak: max - min over axis, in x's dtype (ints wrap as NumPy's do).",
+        grad: crate::autodiff::rules_stats::ptp
+    ),
+    red!(
+        CountNonzero,
+        "count_nonzero(x, axis=none, keepdims=false)",
+        "How many elements over axis are nonzero (NaN counts), as int64."
+    ),
 ];
+
+/// Python's `max(a, b, ...)` and `min(a, b, ...)` of numbers: NumPy's
+/// `max(x, axis)` means nothing for a number `x` (an axis error), so two or
+/// more positional Python numbers and no keywords are Python's builtin
+/// (`max(lr * 0.9, 1e-4)`). Like Python, the first of equal extremes wins
+/// and a nan compares false (`max(1, nan)` is 1, `max(nan, 1)` nan).
+fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
+    let want_max = match op {
+        ReduceOp::Max => true,
+        ReduceOp::Min => false,
+        _ => return None,
+    };
+    if args.pos.len() < 2 || !args.kw.is_empty() {
+        return None;
+    }
+    let num = |v: &Value| match v {
+        Value::Int(i) => Some((Some(*i), *i as f64)),
+        Value::Bool(b) => Some((Some(*b as i64), *b as i64 as f64)),
+        Value::Float(f) => Some((None, *f)),
+        _ => None,
+    };
+    let mut best = &args.pos[0];
+    num(best)?;
+    for v in &args.pos[1..] {
+        let ((vi, vf), (bi, bf)) = (num(v)?, num(best)?);
+        let order = match (vi, bi) {
+            (Some(a), Some(b)) => a.partial_cmp(&b),
+            _ => vf.partial_cmp(&bf),
+        };
+        let wanted = if want_max {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Less
+        };
+        if order == Some(wanted) {
+            best = v;
+        }
+    }
+    Some(best.clone())
+}
 
 /// A call of reduction `op` (its table entry's `OpKind::Reduce`).
 pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> {
+    if let Some(v) = python_extreme(op, &args) {
+        return Ok(v);
+    }
     let name = op.name();
     let x = match args.req("x")? {
         Value::Array(a) => a,
         Value::Int(i) => Array::scalar(i),
         Value::Float(f) => Array::scalar(f),
         Value::Bool(b) => Array::scalar(b),
+        // NumPy's `np.sum([1, 2, 3])`: a list or tuple is made an array first.
+        v @ (Value::List(_) | Value::Tuple(_)) => {
+            crate::array::create::value_to_array(&v, None, interp.float_x())?
+        }
         v => {
             return Err(
                 Error::type_(format!("{name}() needs an array, got {}", v.a_type_name()))
@@ -219,6 +324,13 @@ pub fn reduce_ddof(
                 );
             }
         }
+    }
+    if op == ReduceOp::Ptp && a.dtype().is_bool() {
+        return Err(
+            Error::type_("ptp: bools have no subtraction (NumPy raises the same)")
+                .with_op(name)
+                .with_help("convert first: ptp(x.astype(int32))"),
+        );
     }
     let m: usize = (0..nd).filter(|&d| red[d]).map(|d| a.shape()[d]).product();
     if m == 0 && op.needs_elements() {

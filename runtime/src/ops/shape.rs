@@ -88,7 +88,9 @@ pub static OPS: &[OpDef] = &[
 /// Integers given as one tuple/list or as several positional ints.
 fn ints(first: &Value, rest: Vec<Value>, what: &str) -> Result<Vec<i64>> {
     let mut out = match first {
-        Value::Tuple(t) | Value::List(t) => t
+        Value::Tuple(_) | Value::List(_) => first
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|v| int_arg(v, what))
             .collect::<Result<Vec<_>>>()?,
@@ -153,7 +155,8 @@ fn ravel(i: &mut Interp, mut a: Args) -> Result<Value> {
 /// works for x on a GPU.
 fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
     match v {
-        Value::List(t) | Value::Tuple(t) => {
+        Value::List(_) | Value::Tuple(_) => {
+            let t = v.seq_items().unwrap_or_default();
             let dev = t
                 .iter()
                 .find_map(|x| x.as_array().map(|a| a.device()))

@@ -56,9 +56,9 @@ fn axis_list(v: &Value, nd: usize) -> Result<Vec<usize>> {
         ))
         .with_op("tensordot")),
     };
-    match v {
-        Value::Tuple(t) | Value::List(t) => t.iter().map(one).collect(),
-        v => Ok(vec![one(v)?]),
+    match v.seq_items() {
+        Some(t) => t.iter().map(one).collect(),
+        None => Ok(vec![one(v)?]),
     }
 }
 
@@ -82,7 +82,8 @@ fn tensordot(i: &mut Interp, mut args: Args) -> Result<Value> {
             let k = k as usize;
             ((na - k..na).collect(), (0..k).collect())
         }
-        Value::Tuple(t) | Value::List(t) if t.len() == 2 => {
+        v @ (Value::Tuple(_) | Value::List(_)) if v.seq_items().is_some_and(|t| t.len() == 2) => {
+            let t = v.seq_items().unwrap_or_default();
             (axis_list(&t[0], na)?, axis_list(&t[1], nb)?)
         }
         v => {

@@ -33,8 +33,8 @@ pub static OPS: &[OpDef] = &[
     ),
     builtin!(
         "scatter",
-        "scatter(x, y, labels=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=) | scatter(x, devices, axis=0)",
-        "Points at (x, y), like plot without the lines. With a list of devices as second argument (scatter(x, [gpu(0), gpu(1)])): split x along `axis` into len(devices) parts, as array_split does (the first parts one longer when it does not divide evenly), and copy part i to devices[i] (GPU to GPU by peer copy); gives the list of parts, a batch split over the GPUs (gather joins them).",
+        "scatter(x, y, labels=none, c=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=) | scatter(x, devices, axis=0)",
+        "Points at (x, y), like plot without the lines. c=groups (one number per point, e.g. cluster labels) colours the points by group, one legend entry per distinct value (labels= names them, in increasing order of the values). With a list of devices as second argument (scatter(x, [gpu(0), gpu(1)])): split x along `axis` into len(devices) parts, as array_split does (the first parts one longer when it does not divide evenly), and copy part i to devices[i] (GPU to GPU by peer copy); gives the list of parts, a batch split over the GPUs (gather joins them).",
         scatter
     ),
     builtin!(
@@ -81,7 +81,9 @@ fn size(f: &str, v: Value) -> Result<(u32, u32)> {
         .with_help("e.g. size=(800, 600)")
     };
     let items = match &v {
-        Value::Tuple(t) | Value::List(t) if t.len() == 2 => t.clone(),
+        Value::Tuple(_) | Value::List(_) if v.seq_items().is_some_and(|t| t.len() == 2) => {
+            v.seq_items().unwrap_or_default()
+        }
         other => return Err(bad(crate::display::repr(other))),
     };
     let mut wh = [0u32; 2];
@@ -164,14 +166,40 @@ fn xy(i: &mut Interp, mut a: Args, f: &'static str, mark: Mark) -> Result<Value>
         .kw("labels")
         .map(|v| labels(f, "labels", &v))
         .transpose()?;
+    let groups = match (mark, a.kw("c")) {
+        (Mark::Point, Some(v)) => Some(numbers(f, "c", &v)?),
+        _ => None,
+    };
     let (style, file) = style(i, &mut a, f)?;
-    a.finish_with(&accepted(&["labels"], &[]))?;
+    let extra: &[&'static str] = if mark == Mark::Point {
+        &["labels", "c"]
+    } else {
+        &["labels"]
+    };
+    a.finish_with(&accepted(extra, &[]))?;
     let (x, ys) = match second {
         Some(y) => (Some(numbers(f, "x", &first)?), series_values(f, &y)?),
         None => (None, series_values(f, &first)?),
     };
     if let Some(x) = &x {
         check(f, "x", x)?;
+    }
+    if let Some(c) = groups {
+        let (Some(x), [y]) = (&x, &ys[..]) else {
+            return Err(
+                Error::value(format!("{f}(): c= colours the points of one x and one y"))
+                    .with_help("e.g. scatter(X[:, 0], X[:, 1], c=labels)"),
+            );
+        };
+        check(f, "y", y)?;
+        if x.len() != y.len() {
+            return Err(
+                Error::shape(f, format!("x has {} values but y has {}", x.len(), y.len()))
+                    .with_help("x and y must have the same length"),
+            );
+        }
+        let series = super::groups::split(f, x, y, &c, names)?;
+        return deliver(i, Figure::new(f, Chart::Xy { mark, series }, style), file);
     }
     if let Some(n) = &names
         && n.len() != ys.len()

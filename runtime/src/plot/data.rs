@@ -50,7 +50,9 @@ pub fn numbers(f: &str, what: &str, v: &Value) -> Result<Vec<f64>> {
             }
             a.to_f64_vec()
         }
-        Value::List(items) | Value::Tuple(items) => items
+        Value::List(_) | Value::Tuple(_) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .enumerate()
             .map(|(i, item)| {
@@ -116,10 +118,12 @@ pub fn check_at(f: &str, what: &str, v: &[f64], pos: &dyn Fn(usize) -> String) -
 /// Whether a value holds several series (a list of sequences, a 2-D array).
 fn is_multi(v: &Value) -> bool {
     match v {
-        Value::List(items) | Value::Tuple(items) => items.first().is_some_and(|i| {
-            matches!(i, Value::List(_) | Value::Tuple(_) | Value::Range(..))
-                || i.as_array().is_some_and(|a| a.ndim() >= 1 && a.size() != 1)
-        }),
+        Value::List(_) | Value::Tuple(_) => {
+            v.seq_items().unwrap_or_default().first().is_some_and(|i| {
+                matches!(i, Value::List(_) | Value::Tuple(_) | Value::Range(..))
+                    || i.as_array().is_some_and(|a| a.ndim() >= 1 && a.size() != 1)
+            })
+        }
         Value::Array(a) => a.ndim() == 2,
         _ => false,
     }
@@ -142,7 +146,9 @@ pub fn series_values(f: &str, v: &Value) -> Result<Vec<Vec<f64>>> {
     }
     match v {
         Value::Array(a) => columns(a),
-        Value::List(items) | Value::Tuple(items) => items
+        Value::List(_) | Value::Tuple(_) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .enumerate()
             .map(|(i, item)| numbers(f, &format!("y[{i}]"), item))
@@ -167,7 +173,8 @@ pub fn matrix(f: &str, v: &Value) -> Result<(usize, usize, Vec<f64>)> {
             }
             Ok((a.shape()[0], a.shape()[1], a.to_f64_vec()?))
         }
-        Value::List(rows) | Value::Tuple(rows) if is_multi(v) => {
+        Value::List(_) | Value::Tuple(_) if is_multi(v) => {
+            let rows = v.seq_items().unwrap_or_default();
             let mut data = Vec::new();
             let mut cols = None;
             for (i, r) in rows.iter().enumerate() {
@@ -193,7 +200,10 @@ pub fn matrix(f: &str, v: &Value) -> Result<(usize, usize, Vec<f64>)> {
                 "{f}() needs a 2-D array or a list of rows, but got {}{}",
                 other.a_type_name(),
                 match other {
-                    Value::List(l) | Value::Tuple(l) => format!(" of shape ({},)", l.len()),
+                    Value::List(_) | Value::Tuple(_) => format!(
+                        " of shape ({},)",
+                        other.seq_items().unwrap_or_default().len()
+                    ),
                     _ => String::new(),
                 }
             ),
@@ -205,7 +215,9 @@ pub fn matrix(f: &str, v: &Value) -> Result<(usize, usize, Vec<f64>)> {
 /// Text labels (`labels=`, the categories of `bar`): strings, or numbers shown as text.
 pub fn labels(f: &str, what: &str, v: &Value) -> Result<Vec<String>> {
     match v {
-        Value::List(items) | Value::Tuple(items) => items
+        Value::List(_) | Value::Tuple(_) => v
+            .seq_items()
+            .unwrap_or_default()
             .iter()
             .map(|i| match i {
                 Value::Str(s) => Ok(s.to_string()),

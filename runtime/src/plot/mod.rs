@@ -12,6 +12,7 @@ pub mod data;
 pub mod draw;
 pub mod figure;
 pub mod files;
+pub mod groups;
 pub mod render;
 
 pub use builtins::OPS;

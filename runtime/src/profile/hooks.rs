@@ -354,7 +354,8 @@ fn call_name(def: &OpDef, args: &Args) -> String {
 fn value_bytes(v: &Value) -> (u64, Option<Device>) {
     match v {
         Value::Array(a) => (a.nbytes() as u64, Some(a.device())),
-        Value::Tuple(t) | Value::List(t) => {
+        Value::Tuple(_) | Value::List(_) => {
+            let t = v.seq_items().unwrap_or_default();
             let mut n = 0;
             let mut d = None;
             for x in t.iter() {

@@ -244,8 +244,11 @@ fn lists_to_arrays_and_back() {
     assert!(matches!(ar(1, &[1, 1]).item().unwrap(), Value::Int(0)));
     assert!(ar(2, &[2]).item().is_err());
     match ar(4, &[2, 2]).t().tolist().unwrap() {
-        Value::List(rows) => match &rows[0] {
-            Value::List(r) => assert!(matches!((&r[0], &r[1]), (Value::Int(0), Value::Int(2)))),
+        Value::List(rows) => match &rows.snapshot()[0] {
+            Value::List(r) => {
+                let r = r.snapshot();
+                assert!(matches!((&r[0], &r[1]), (Value::Int(0), Value::Int(2))))
+            }
             _ => panic!("not nested"),
         },
         _ => panic!("not a list"),

@@ -403,7 +403,8 @@ fn help_pages_of_every_builtin() {
             }
         }
     }
-    // Every array op shows a worked example but seed (which gives no value):
-    // a new op whose parameters have no sample lands here.
+    // Every array op shows a worked example but seed (which gives no value;
+    // an update in place such as shuffle shows its argument after it): a new
+    // op whose parameters have no sample lands here.
     assert_eq!(no_example, vec!["seed"]);
 }

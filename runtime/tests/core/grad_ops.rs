@@ -4,9 +4,9 @@
 //! every non-elementwise op whose entry has a rule is covered by a case here
 //! (reductions with axis/keepdims, matmul shapes, indexing, shape ops).
 
-use crate::grad_util::{Rng, check, run, session};
+use crate::grad_util::{Rng, check, define_elementwise_f, grad_operand, run, session};
 use gcalc_runtime::Value;
-use gcalc_runtime::ops::elementwise::{Domain, ew_def};
+use gcalc_runtime::ops::elementwise::{Domain, Rule, ew_def};
 use gcalc_runtime::ops::{self, OpKind};
 
 const H: f64 = 1e-6;
@@ -14,22 +14,7 @@ const TOL: f64 = 1e-6;
 
 /// Values for operand `i` of `name` (away from kinks and poles).
 fn operand(r: &mut Rng, name: &str, dom: Domain, i: usize, shape: &[usize]) -> Value {
-    let (lo, hi) = match (name, dom, i) {
-        ("clip", _, 1) => (-2.0, -0.5),
-        ("clip", _, 2) => (0.5, 2.0),
-        (_, Domain::Positive, _) => (0.2, 3.0),
-        (_, Domain::AboveMinusOne, _) => (-0.8, 3.0),
-        (_, Domain::Small, _) => (-1.2, 1.2),
-        (_, Domain::Power, 0) => (0.2, 3.0),
-        (_, Domain::Power, _) => (-2.0, 2.0),
-        _ => (-3.0, 3.0),
-    };
-    let mut a = r.array(shape, lo, hi);
-    if name == "clip" && i == 0 {
-        // Away from the bounds' ranges' edges is enough: kinks are measure zero.
-        a = r.array(shape, -3.0, 3.0);
-    }
-    Value::Array(a)
+    Value::Array(grad_operand(r, name, dom, i, shape))
 }
 
 #[test]
@@ -39,21 +24,12 @@ fn elementwise_rules_match_finite_differences() {
     let mut checked = 0;
     for op in ops::all() {
         let Some(def) = ew_def(op) else { continue };
-        let params: Vec<String> = (0..def.arity).map(|i| format!("x{i}")).collect();
-        let call_args = if op.name == "where" {
-            "x0 > 0, x1, x2".to_string()
-        } else {
-            params.join(", ")
-        };
-        let code = format!(
-            "fn f({}) {{ sum(sin(1.3 * {}({call_args}) + 0.2)) }}",
-            params.join(", "),
-            op.name
-        );
-        run(&mut s, &code).unwrap_or_else(|e| panic!("{}: {e}", op.name));
-        let argnums: Vec<usize> = (0..def.arity)
-            .filter(|&i| !(op.name == "where" && i == 0))
-            .collect();
+        // Bitwise ops and shifts take no floats: there is nothing to differentiate.
+        if matches!(def.rule, Rule::Bitwise | Rule::Shift) {
+            assert!(def.grad.is_none(), "{} has a gradient rule", op.name);
+            continue;
+        }
+        let argnums = define_elementwise_f(&mut s, op.name, def.arity);
         let layouts: [&[&[usize]]; 2] = [&[&[3, 4], &[3, 4], &[3, 4]], &[&[3, 4], &[4], &[3, 1]]];
         for shapes in layouts {
             let args: Vec<Value> = (0..def.arity)
@@ -273,6 +249,27 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[0, 1],
     ),
     (
+        &["sort"],
+        "sum(sin(sort(x * y, axis=0) * array([1.0, 2.0, 3.0]).reshape((3, 1))))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
+        &["sort"],
+        "sum(sin(sort(x, descending=true) * y)) + sum(sin(sort(x, axis=none)[::2]))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
+        &["topk"],
+        "sum(sin(topk(x * y, 2, axis=0)[0] * 1.5)) + sum(sin(topk(x, 3, largest=false)[0]))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
         &["index"],
         "sum(sin(x[x > 0] * 2.0)) + y[0, none].sum()",
         &[3, 4],
@@ -422,7 +419,10 @@ fn every_rule_in_the_table_is_walked() {
     for op in ops::all() {
         if !matches!(op.kind, OpKind::Elementwise(_)) && op.grad.is_some() {
             assert!(
-                CASES.iter().any(|(names, ..)| names.contains(&op.name)),
+                CASES
+                    .iter()
+                    .chain(crate::grad_stats::CASES)
+                    .any(|(names, ..)| names.contains(&op.name)),
                 "{} has a gradient rule but no finite-difference case",
                 op.name
             );

@@ -79,6 +79,54 @@ fn scalar(v: &Value) -> f64 {
     }
 }
 
+/// Define `f(x0, ..)` = `sum(sin(1.3 * op(x0, ..) + 0.2))` for the gradient
+/// walk of elementwise op `name` (`where` gets `x0 > 0` as its condition);
+/// the argument numbers to differentiate.
+pub fn define_elementwise_f(s: &mut Session, name: &str, arity: usize) -> Vec<usize> {
+    let params: Vec<String> = (0..arity).map(|i| format!("x{i}")).collect();
+    let call_args = if name == "where" {
+        "x0 > 0, x1, x2".to_string()
+    } else {
+        params.join(", ")
+    };
+    let code = format!(
+        "fn f({}) {{ sum(sin(1.3 * {name}({call_args}) + 0.2)) }}",
+        params.join(", ")
+    );
+    run(s, &code).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (0..arity)
+        .filter(|&i| !(name == "where" && i == 0))
+        .collect()
+}
+
+/// Values for operand `i` of elementwise op `name` in the gradient tests
+/// (inside its domain, away from kinks and poles).
+pub fn grad_operand(
+    r: &mut Rng,
+    name: &str,
+    dom: gcalc_runtime::ops::elementwise::Domain,
+    i: usize,
+    shape: &[usize],
+) -> Array {
+    use gcalc_runtime::ops::elementwise::Domain;
+    let (lo, hi) = match (name, dom, i) {
+        ("clip", _, 1) => (-2.0, -0.5),
+        ("clip", _, 2) => (0.5, 2.0),
+        // Away from the bounds' ranges' edges is enough: kinks are measure zero.
+        ("clip", _, _) => (-3.0, 3.0),
+        (_, Domain::Positive, _) => (0.2, 3.0),
+        (_, Domain::AboveMinusOne, _) => (-0.8, 3.0),
+        (_, Domain::Small, _) => (-1.2, 1.2),
+        (_, Domain::Power, 0) => (0.2, 3.0),
+        (_, Domain::Power, _) => (-2.0, 2.0),
+        (_, Domain::Unit, _) => (-0.8, 0.8),
+        (_, Domain::AtLeastOne, _) => (1.2, 3.0),
+        (_, Domain::NonZero, _) => (0.3, 3.0),
+        _ => (-3.0, 3.0),
+    };
+    r.array(shape, lo, hi)
+}
+
 /// Check `grad(f, argnums)` at `args` against central differences; `what` names
 /// the case in failures. Returns the largest relative error.
 pub fn check(
@@ -88,6 +136,29 @@ pub fn check(
     argnums: &[usize],
     h: f64,
     tol: f64,
+) -> f64 {
+    check_with(s, what, (args, argnums), (h, tol), &|a| a)
+}
+
+/// `check` with h = tol = 1e-6 and every perturbed argument passed through
+/// `place` (e.g. moved to the GPU the other arguments are on) before `f`
+/// sees it.
+pub fn check_placed(
+    s: &mut Session,
+    what: &str,
+    args: &[Value],
+    argnums: &[usize],
+    place: &dyn Fn(Array) -> Array,
+) -> f64 {
+    check_with(s, what, (args, argnums), (1e-6, 1e-6), place)
+}
+
+fn check_with(
+    s: &mut Session,
+    what: &str,
+    (args, argnums): (&[Value], &[usize]),
+    (h, tol): (f64, f64),
+    place: &dyn Fn(Array) -> Array,
 ) -> f64 {
     let f = s.get("f").expect("f defined");
     let nums: Vec<Value> = argnums.iter().map(|&k| Value::Int(k as i64)).collect();
@@ -114,11 +185,11 @@ pub fn check(
                 let mut v = xv.clone();
                 v[j] += d;
                 let mut a = args.to_vec();
-                a[k] = Value::Array(
+                a[k] = Value::Array(place(
                     Array::from_vec(v, x.shape().to_vec())
                         .astype(x.dtype())
                         .expect("cast"),
-                );
+                ));
                 scalar(&call(s, &f, &a).unwrap_or_else(|e| panic!("{what}: f failed: {e}")))
             };
             let fd = (at(h) - at(-h)) / (2.0 * h);

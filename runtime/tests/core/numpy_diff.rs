@@ -38,6 +38,39 @@ fn functions_match_numpy() {
     }
 }
 
+#[test]
+fn ew_functions_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core ew_functions_match_numpy -- --nocapture";
+    let table = gcalc_difftest::ops_ew::EW_FUNCTIONS;
+    for r in assert_fn_suite(
+        "ew_functions_match_numpy",
+        rerun,
+        &s,
+        table,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}
+
+#[test]
+fn random_functions_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun =
+        "cargo test -p gcalc-runtime --test core random_functions_match_numpy -- --nocapture";
+    let table = gcalc_difftest::ops_random::RANDOM_FUNCTIONS;
+    for r in assert_fn_suite(
+        "random_functions_match_numpy",
+        rerun,
+        &s,
+        table,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}
+
 /// Rows that disagree with NumPy on purpose: the harness must catch each.
 static WRONG: &[FnSpec] = &[
     FnSpec {
@@ -85,5 +118,21 @@ fn the_harness_catches_wrong_results() {
     for (_, f) in r.classes.values() {
         let (m, _, _) = f.minimal.as_ref().expect("a minimal reproduction");
         assert!(m.gcalc().len() <= f.case.gcalc().len());
+    }
+}
+
+/// The statistics and scans rows (issue 17's family table).
+#[test]
+fn stats_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core stats_match_numpy -- --nocapture";
+    for r in assert_fn_suite(
+        "stats_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_stats::STATS,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
     }
 }

@@ -3,7 +3,7 @@
 
 use gcalc_kernels::cpu::math::FastMath;
 
-fn ulp_f32(got: f32, want: f64) -> f64 {
+pub(crate) fn ulp_f32(got: f32, want: f64) -> f64 {
     if want.is_nan() {
         return if got.is_nan() { 0.0 } else { f64::INFINITY };
     }
@@ -19,7 +19,7 @@ fn ulp_f32(got: f32, want: f64) -> f64 {
     ((got as f64 - want).abs() / ulp).max(0.0)
 }
 
-fn ulp_f64(got: f64, want: f64) -> f64 {
+pub(crate) fn ulp_f64(got: f64, want: f64) -> f64 {
     if want.is_nan() {
         return if got.is_nan() { 0.0 } else { f64::INFINITY };
     }
@@ -35,7 +35,7 @@ fn ulp_f64(got: f64, want: f64) -> f64 {
 }
 
 /// Points spread over the whole f32 range by bit pattern, plus edges.
-fn points_f32() -> Vec<f32> {
+pub(crate) fn points_f32() -> Vec<f32> {
     let mut v: Vec<f32> = (0..4_000_000u32)
         .map(|i| f32::from_bits(i.wrapping_mul(1073)))
         .collect();
@@ -58,7 +58,7 @@ fn points_f32() -> Vec<f32> {
     v
 }
 
-fn points_f64() -> Vec<f64> {
+pub(crate) fn points_f64() -> Vec<f64> {
     let mut v: Vec<f64> = (0..2_000_000u64)
         .map(|i| f64::from_bits(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
         .collect();
@@ -102,15 +102,20 @@ fn fast_math_f32_within_a_few_ulp() {
             4.0,
         ),
     ];
-    let pts = points_f32();
-    for (name, f, r, max) in fs {
+    assert_within_f32(&fs, &points_f32());
+}
+
+/// Each function of `fs` (name, f32 function, f64 reference, most ulps) within its bound at every point.
+pub(crate) fn assert_within_f32(fs: &[(&str, fn(f32) -> f32, fn(f64) -> f64, f64)], pts: &[f32]) {
+    for &(name, f, r, max) in fs {
         let mut worst = (0.0, 0.0f32);
-        for &x in &pts {
+        for &x in pts {
             let u = ulp_f32(f(x), r(x as f64));
             if u > worst.0 {
                 worst = (u, x);
             }
         }
+        println!("{name} f32: worst {:.2} ulp at {:e}", worst.0, worst.1);
         assert!(worst.0 <= max, "{name}: {} ulp at {:e}", worst.0, worst.1);
     }
 }
@@ -126,15 +131,20 @@ fn fast_math_f64_within_a_few_ulp() {
         ("log2", |x| x.vlog2(), f64::log2, 3.0),
         ("tanh", |x| x.vtanh(), f64::tanh, 4.0),
     ];
-    let pts = points_f64();
-    for (name, f, r, max) in fs {
+    assert_within_f64(&fs, &points_f64());
+}
+
+/// `assert_within_f32` for f64 functions.
+pub(crate) fn assert_within_f64(fs: &[(&str, fn(f64) -> f64, fn(f64) -> f64, f64)], pts: &[f64]) {
+    for &(name, f, r, max) in fs {
         let mut worst = (0.0, 0.0f64);
-        for &x in &pts {
+        for &x in pts {
             let u = ulp_f64(f(x), r(x));
             if u > worst.0 {
                 worst = (u, x);
             }
         }
+        println!("{name} f64: worst {:.2} ulp at {:e}", worst.0, worst.1);
         assert!(worst.0 <= max, "{name}: {} ulp at {:e}", worst.0, worst.1);
     }
 }

@@ -157,7 +157,7 @@ fn every_builtin_has_help() {
 }
 
 #[test]
-fn tuples_lists_and_strings_take_one_integer_index() {
+fn tuples_lists_and_strings_take_an_int_or_a_slice() {
     let mut s = session();
     let value = |s: &mut Session, code: &str| {
         s.execute(code, "In")
@@ -169,23 +169,29 @@ fn tuples_lists_and_strings_take_one_integer_index() {
     assert_eq!(value(&mut s, "[4, 5][0]"), "4");
     assert_eq!(value(&mut s, "\"héllo\"[1]"), value(&mut s, "\"é\""));
     assert_eq!(value(&mut s, "\"héllo\"[-1]"), value(&mut s, "\"o\""));
+    assert_eq!(value(&mut s, "\"héllo\"[1:3]"), value(&mut s, "\"él\""));
+    assert_eq!(value(&mut s, "[1, 2, 3, 4][::-2]"), "[4, 2]");
+    assert_eq!(value(&mut s, "(1, 2, 3)[-2:]"), "(2, 3)");
     for (code, message) in [
         (
             "(1, 2)[2]",
-            "index 2 is out of range for a sequence of length 2",
+            "index 2 is out of range for a tuple of length 2",
         ),
         (
             "[1, 2][-3]",
-            "index -3 is out of range for a sequence of length 2",
+            "index -3 is out of range for a list of length 2",
         ),
-        ("(1, 2)[1.5]", "a float cannot index a list"),
-        ("(1, 2)[0, 1]", "tuples and lists take one integer index"),
+        ("(1, 2)[1.5]", "a float cannot index a tuple"),
+        (
+            "(1, 2)[0, 1]",
+            "tuples take one index: an int or a slice like 1:3",
+        ),
         (
             "\"ab\"[2]",
             "index 2 is out of range for a string of length 2",
         ),
         ("\"ab\"[\"a\"]", "a string cannot index a string"),
-        ("\"ab\"[0:1]", "strings take one integer index"),
+        ("\"ab\"[0, 1]", "strings take one index"),
     ] {
         let e = s.execute(code, "In").error.expect(code);
         assert!(e.rendered.contains(message), "{code}: {}", e.rendered);

@@ -4,8 +4,8 @@
 //! so the rounding casts appear; contiguous, vectorised, strided; fused sums),
 //! copies and casts between every pair of dtypes, fills, the backend's own
 //! std/var/mean expressions, the reductions (each op, input and output dtype
-//! it can be asked for), argmax/argmin, indexing, Philox and matrix-vector
-//! sources. No GPU or driver is needed, only libnvrtc:
+//! it can be asked for), argmax/argmin, indexing, Philox, matrix-vector
+//! and sorting sources. No GPU or driver is needed, only libnvrtc:
 //!
 //! `LD_LIBRARY_PATH=/work/nvrtc/lib CUDA_HOME=/work/nvrtc cargo test -p gcalc-runtime --test gpu nvrtc -- --nocapture`
 //!
@@ -184,7 +184,10 @@ fn shipped(out: &mut Vec<(String, String)>) {
         }
     }
     out.push(("philox".into(), kc::philox_source()));
+    out.push(("random draws".into(), kc::draws_source()));
     out.push(("gemv".into(), kc::GEMV.to_string()));
+    crate::gpu_stats::nvrtc_sources(out);
+    out.extend(kc::sort::sources());
     out.push(("linalg".into(), kc::LINALG.to_string()));
 }
 
@@ -268,6 +271,10 @@ fn every_kernel_source_compiles_for_sm_90() {
     );
     copies_fills_stats(&mut sources);
     shipped(&mut sources);
+    // GCALC_NVRTC_ONLY=text: only the sources whose description contains it.
+    if let Ok(only) = std::env::var("GCALC_NVRTC_ONLY") {
+        sources.retain(|(w, _)| w.contains(&only));
+    }
     // The same text from different routes compiles once.
     let mut seen = BTreeSet::new();
     sources.retain(|(_, s)| seen.insert(s.clone()));

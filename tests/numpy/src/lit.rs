@@ -75,6 +75,17 @@ impl Scalar {
 /// The shortest decimal that reads back to `f` (always with a `.` or an
 /// exponent, so both languages read a float).
 pub fn float_text(f: f64) -> String {
+    if !f.is_finite() {
+        // `float("inf")` reads back in both languages (neither has a literal).
+        let t = if f.is_nan() {
+            "nan"
+        } else if f > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        };
+        return format!("float(\"{t}\")");
+    }
     let s = format!("{f:?}");
     if s.contains(['.', 'e', 'E']) || s.contains("inf") || s.contains("NaN") {
         s
@@ -161,12 +172,19 @@ pub enum Data {
     /// Floats with random mantissas in (-4, 4) (float32 values for float32):
     /// elementwise math on data that is not round.
     Random,
+    /// Floats random in (-1, 1), ints in -1..=1 (arcsin, arctanh).
+    Unit,
+    /// Floats random in [1, 8), ints 1..=60 (arccosh).
+    AboveOne,
+    /// Edge cases among random floats of any magnitude (2^-20 to 2^12):
+    /// one in four is inf, -inf, nan, 0.0 or -0.0. Ints as `Small`.
+    Special,
 }
 
 /// One random scalar of dtype `d`.
 pub fn scalar(rng: &mut Rng, d: DType, data: Data) -> Scalar {
     let k = match data {
-        Data::Positive => rng.range(1, 60),
+        Data::Positive | Data::AboveOne => rng.range(1, 60),
         _ => {
             let k = rng.range(1, 60);
             if rng.chance(50) { -k } else { k }
@@ -174,8 +192,17 @@ pub fn scalar(rng: &mut Rng, d: DType, data: Data) -> Scalar {
     };
     match d {
         DType::Bool => Scalar::Bool(rng.chance(50)),
+        DType::Int32 | DType::Int64 if data == Data::Unit => Scalar::Int(rng.range(-1, 1)),
         DType::Int32 | DType::Int64 => Scalar::Int(k),
         DType::Float32 | DType::Float64 => match data {
+            Data::Unit | Data::AboveOne | Data::Special => {
+                let f = special_float(rng, data);
+                Scalar::Float(if d == DType::Float32 {
+                    f as f32 as f64
+                } else {
+                    f
+                })
+            }
             Data::Random => {
                 let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                 let v = (u * 8.0 - 4.0).clamp(-3.999, 3.999);
@@ -188,6 +215,23 @@ pub fn scalar(rng: &mut Rng, d: DType, data: Data) -> Scalar {
             }
             _ => Scalar::Float(k as f64 / 4.0),
         },
+    }
+}
+
+/// A float of `Unit`, `AboveOne` or `Special` data.
+fn special_float(rng: &mut Rng, data: Data) -> f64 {
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    match data {
+        Data::Unit => (u * 2.0 - 1.0).clamp(-0.999, 0.999),
+        Data::AboveOne => 1.0 + u * 7.0,
+        _ if rng.chance(25) => {
+            [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 0.0, -0.0][rng.below(5)]
+        }
+        _ => {
+            let m = 1.0 + u;
+            let m = if rng.chance(50) { -m } else { m };
+            m * 2f64.powi(rng.range(-20, 12) as i32)
+        }
     }
 }
 

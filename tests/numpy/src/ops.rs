@@ -66,7 +66,7 @@ pub struct FnSpec {
     pub tol: Tol,
 }
 
-const fn arr(dtypes: &'static [DType], lo: usize, hi: usize, data: Data) -> Arg {
+pub const fn arr(dtypes: &'static [DType], lo: usize, hi: usize, data: Data) -> Arg {
     Arg::Array {
         dtypes,
         ndim: (lo, hi),
@@ -74,7 +74,7 @@ const fn arr(dtypes: &'static [DType], lo: usize, hi: usize, data: Data) -> Arg 
     }
 }
 
-const fn bcast(of: usize, dtypes: &'static [DType], data: Data) -> Arg {
+pub const fn bcast(of: usize, dtypes: &'static [DType], data: Data) -> Arg {
     Arg::Broadcast { of, dtypes, data }
 }
 
@@ -342,7 +342,7 @@ mod tests {
     #[test]
     fn every_row_renders_with_all_placeholders_filled() {
         let mut rng = Rng::seeded(1);
-        for spec in FUNCTIONS {
+        for spec in FUNCTIONS.iter().chain(crate::ops_ew::EW_FUNCTIONS) {
             for _ in 0..20 {
                 let c = generate_for(&mut rng, spec);
                 for p in [c.gcalc(), c.numpy()] {

@@ -96,6 +96,7 @@ pub fn categories_correspond(gcalc: &str, numpy: &str) -> bool {
         "ValueError" => &["shape", "value", "index"],
         "TypeError" => &["type", "dtype", "shape"],
         "OverflowError" => &["value", "dtype"],
+        "ZeroDivisionError" => &["zero_division"],
         _ => &[],
     };
     ok.contains(&gcalc)

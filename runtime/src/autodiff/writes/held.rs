@@ -19,7 +19,8 @@ pub(super) fn held_arrays<'a>(kind: &'a NodeKind, out: &mut Vec<&'a Array>) {
     fn value<'a>(v: &'a Value, out: &mut Vec<&'a Array>) {
         match v {
             Value::Array(a) => out.push(a),
-            Value::Tuple(t) | Value::List(t) => t.iter().for_each(|v| value(v, out)),
+            Value::Tuple(t) => t.iter().for_each(|v| value(v, out)),
+            // A tape keeps no lists: `autodiff::frozen` made them tuples.
             _ => {}
         }
     }
@@ -74,7 +75,7 @@ pub(super) fn rebase(kind: &mut NodeKind, from: usize, to: &Array) {
         match v {
             Value::Array(a) => Value::Array(re(a)),
             Value::Tuple(t) => Value::tuple(t.iter().map(|v| value(v, re)).collect()),
-            Value::List(t) => Value::list(t.iter().map(|v| value(v, re)).collect()),
+            Value::List(l) => Value::list(l.snapshot().iter().map(|v| value(v, re)).collect()),
             v => v.clone(),
         }
     }

@@ -272,7 +272,7 @@ impl Interp {
         };
         match v {
             Value::Tuple(items) => Value::tuple(items.iter().map(&mut one).collect()),
-            Value::List(items) => Value::list(items.iter().map(&mut one).collect()),
+            Value::List(l) => Value::list(l.snapshot().iter().map(&mut one).collect()),
             v => one(v),
         }
     }

@@ -212,12 +212,9 @@ impl<'a> Builder<'a> {
 /// A kernel's domain error as a gcalc error naming the op.
 pub fn kern_error(e: KernError, op: &str) -> Error {
     match e {
-        KernError::ZeroDivision => Error::new(
-            ErrorKind::ZeroDivision,
-            format!("integer division by zero in {op}"),
-        )
-        .with_op(op)
-        .with_help("make the divisor nonzero (e.g. where(y == 0, 1, y)), or divide floats"),
+        KernError::ZeroDivision => Error::new(ErrorKind::ZeroDivision, "integer division by zero")
+            .with_op(op)
+            .with_help("make the divisor nonzero (e.g. where(y == 0, 1, y)), or divide floats"),
         KernError::NegativeIntPower => {
             Error::value("Integers to negative integer powers are not allowed.")
                 .with_op(op)

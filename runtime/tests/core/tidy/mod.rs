@@ -69,6 +69,7 @@ const DATA_FILES: &[&str] = &[
     "random.rs",
     "fused.rs",
     "opid/mod.rs",
+    "opid/random.rs",
     "opid/reduce.rs",
 ];
 

@@ -1,0 +1,44 @@
+//! Named constants: `pi e inf nan` (weak floats, like Python's `math.pi`)
+//! and `newaxis` (none, as `np.newaxis`: `x[:, newaxis]`). A variable of
+//! the same name hides one (`e = edges[0]` is fine).
+
+use crate::value::Value;
+
+pub struct Constant {
+    pub name: &'static str,
+    pub value: fn() -> Value,
+    pub doc: &'static str,
+}
+
+pub static CONSTANTS: &[Constant] = &[
+    Constant {
+        name: "pi",
+        value: || Value::Float(std::f64::consts::PI),
+        doc: "The ratio of a circle's circumference to its diameter (a Python float: it takes the dtype of the array it meets).",
+    },
+    Constant {
+        name: "e",
+        value: || Value::Float(std::f64::consts::E),
+        doc: "Euler's number, the base of natural logarithms (a Python float).",
+    },
+    Constant {
+        name: "inf",
+        value: || Value::Float(f64::INFINITY),
+        doc: "Positive infinity (a Python float); -inf is negative infinity.",
+    },
+    Constant {
+        name: "nan",
+        value: || Value::Float(f64::NAN),
+        doc: "Not a number (a Python float); test with isnan(x), since nan != nan.",
+    },
+    Constant {
+        name: "newaxis",
+        value: || Value::None,
+        doc: "none, for indexing: x[:, newaxis] adds an axis of length 1 (as NumPy's np.newaxis).",
+    },
+];
+
+/// The constant called `name`, if there is one.
+pub fn lookup(name: &str) -> Option<&'static Constant> {
+    CONSTANTS.iter().find(|c| c.name == name)
+}

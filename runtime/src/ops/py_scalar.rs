@@ -1,0 +1,299 @@
+//! Python's arithmetic for weak scalars: an elementwise tree whose operands
+//! are all weak numbers (literals, `len()`, loop counters, `item()`) follows
+//! Python, not NumPy's fixed-width arrays (docs/LANGUAGE-REFERENCE.md,
+//! "Python numbers"):
+//!
+//! - `/`, `//` and `%` by zero are a division-by-zero error (ints and floats);
+//! - an int result that does not fit in 64 bits is an overflow error, never
+//!   a wrapped value (`2 ** 64`, `10 ** 100`, `2 ** 62 * 4`);
+//! - `int ** negative int` is a float (`2 ** -1` is 0.5);
+//! - `//` and `%` of floats are Python's (`1 // 0.1` is 9.0);
+//! - shifts by a negative count are an error.
+//!
+//! Each op's rule is named by its op-table entry (`EwDef::py`); an op without
+//! one (or whose rule declines) computes as it does for arrays.
+
+use super::OpDef;
+use super::elementwise::ew_checked;
+use super::fuse::{EwNode, Operand};
+use crate::display::float_text;
+use crate::dtype::DType;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Evaluate a tree whose leaves are all weak scalars.
+pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
+    match node {
+        EwNode::Leaf(o) => Ok(o),
+        EwNode::Op { op, args } => {
+            let vals = args
+                .into_iter()
+                .map(|a| eval(a, float_x))
+                .collect::<Result<Vec<_>>>()?;
+            apply(op, vals, float_x)
+        }
+    }
+}
+
+fn apply(op: &'static OpDef, vals: Vec<Operand>, float_x: DType) -> Result<Operand> {
+    let def = ew_checked(op, vals.len())?;
+    if let Some(rule) = def.py
+        && let Some(o) = rule(&vals)?
+    {
+        return Ok(o);
+    }
+    super::fuse::eval_scalar_op(op, vals, float_x)
+}
+
+/// The operands as Python ints (bools are 0 and 1), when both are.
+fn ints(v: &[Operand]) -> Option<(i64, i64)> {
+    let int = |o: &Operand| match o {
+        Operand::Int(i) => Some(*i),
+        Operand::Bool(b) => Some(*b as i64),
+        _ => None,
+    };
+    Some((int(v.first()?)?, int(v.get(1)?)?))
+}
+
+fn one_int(v: &[Operand]) -> Option<i64> {
+    match v.first()? {
+        Operand::Int(i) => Some(*i),
+        Operand::Bool(b) => Some(*b as i64),
+        _ => None,
+    }
+}
+
+fn floats(v: &[Operand]) -> Option<(f64, f64)> {
+    let f = |o: &Operand| match o {
+        Operand::Int(i) => Some(*i as f64),
+        Operand::Bool(b) => Some(*b as i64 as f64),
+        Operand::Float(f) => Some(*f),
+        Operand::Array(_) => None,
+    };
+    Some((f(v.first()?)?, f(v.get(1)?)?))
+}
+
+fn text(o: &Operand) -> String {
+    match o {
+        Operand::Int(i) => i.to_string(),
+        Operand::Float(f) => float_text(*f),
+        Operand::Bool(b) => b.to_string(),
+        Operand::Array(_) => "an array".into(),
+    }
+}
+
+fn overflow(v: &[Operand], sym: &str) -> Error {
+    let expr = match v {
+        [x] => format!("{sym}{}", text(x)),
+        [x, y, ..] => format!("{} {sym} {}", text(x), text(y)),
+        [] => sym.to_string(),
+    };
+    Error::new(
+        ErrorKind::Overflow,
+        format!("{expr} does not fit in a 64-bit integer"),
+    )
+    .with_help(
+        "gcalc's integers are 64-bit, as NumPy's int64 (they never wrap around); \
+         use a float for larger values, e.g. 2.0 ** 64",
+    )
+}
+
+fn zero_division(v: &[Operand], sym: &str) -> Error {
+    Error::new(
+        ErrorKind::ZeroDivision,
+        format!("{} {sym} {}", text(&v[0]), text(&v[1])),
+    )
+    .with_help(
+        "Python numbers follow Python: dividing one by zero is an error \
+         (arrays follow NumPy: inf or nan for floats)",
+    )
+}
+
+fn is_zero(o: &Operand) -> bool {
+    match o {
+        Operand::Int(i) => *i == 0,
+        Operand::Bool(b) => !*b,
+        Operand::Float(f) => *f == 0.0,
+        Operand::Array(_) => false,
+    }
+}
+
+fn checked(v: &[Operand], sym: &str, f: fn(i64, i64) -> Option<i64>) -> Result<Option<Operand>> {
+    match ints(v) {
+        Some((a, b)) => f(a, b)
+            .map(|r| Some(Operand::Int(r)))
+            .ok_or_else(|| overflow(v, sym)),
+        None => Ok(None),
+    }
+}
+
+pub fn add(v: &[Operand]) -> Result<Option<Operand>> {
+    checked(v, "+", i64::checked_add)
+}
+
+pub fn subtract(v: &[Operand]) -> Result<Option<Operand>> {
+    checked(v, "-", i64::checked_sub)
+}
+
+pub fn multiply(v: &[Operand]) -> Result<Option<Operand>> {
+    checked(v, "*", i64::checked_mul)
+}
+
+pub fn divide(v: &[Operand]) -> Result<Option<Operand>> {
+    if v.get(1).is_some_and(is_zero) {
+        return Err(zero_division(v, "/"));
+    }
+    Ok(None)
+}
+
+pub fn floor_divide(v: &[Operand]) -> Result<Option<Operand>> {
+    if v.get(1).is_some_and(is_zero) {
+        return Err(zero_division(v, "//"));
+    }
+    if let Some((a, b)) = ints(v) {
+        let q = a.checked_div(b).ok_or_else(|| overflow(v, "//"))?;
+        let q = if (a % b != 0) && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        };
+        return Ok(Some(Operand::Int(q)));
+    }
+    Ok(floats(v).map(|(a, b)| Operand::Float(py_float_divmod(a, b).0)))
+}
+
+pub fn modulo(v: &[Operand]) -> Result<Option<Operand>> {
+    if v.get(1).is_some_and(is_zero) {
+        return Err(zero_division(v, "%"));
+    }
+    if let Some((a, b)) = ints(v) {
+        let r = a.checked_rem(b).unwrap_or(0);
+        let r = if r != 0 && ((r < 0) != (b < 0)) {
+            r + b
+        } else {
+            r
+        };
+        return Ok(Some(Operand::Int(r)));
+    }
+    Ok(floats(v).map(|(a, b)| Operand::Float(py_float_divmod(a, b).1)))
+}
+
+/// CPython's `float.__divmod__` (floatobject.c): the quotient rounded to
+/// the nearest integer the exact one lies under, and a remainder with the
+/// divisor's sign. `b` is nonzero.
+pub fn py_float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = 0.0f64.copysign(b);
+    }
+    let floordiv = if div != 0.0 {
+        let mut f = div.floor();
+        if div - f > 0.5 {
+            f += 1.0;
+        }
+        f
+    } else {
+        0.0f64.copysign(a / b)
+    };
+    (floordiv, m)
+}
+
+pub fn power(v: &[Operand]) -> Result<Option<Operand>> {
+    if let Some((a, b)) = ints(v) {
+        if b < 0 {
+            if a == 0 {
+                return Err(Error::new(
+                    ErrorKind::ZeroDivision,
+                    format!("0 ** {b}: zero cannot be raised to a negative power"),
+                ));
+            }
+            return Ok(Some(Operand::Float((a as f64).powf(b as f64))));
+        }
+        let r = match u32::try_from(b) {
+            Ok(e) => a.checked_pow(e),
+            // Huge exponents only fit for bases 0, 1 and -1.
+            Err(_) => match a {
+                0 | 1 => Some(a),
+                -1 => Some(if b % 2 == 0 { 1 } else { -1 }),
+                _ => None,
+            },
+        };
+        return r
+            .map(|r| Some(Operand::Int(r)))
+            .ok_or_else(|| overflow(v, "**"));
+    }
+    if let Some((a, b)) = floats(v)
+        && a == 0.0
+        && b < 0.0
+    {
+        return Err(Error::new(
+            ErrorKind::ZeroDivision,
+            format!(
+                "{} ** {}: zero cannot be raised to a negative power",
+                text(&v[0]),
+                text(&v[1])
+            ),
+        ));
+    }
+    Ok(None)
+}
+
+pub fn negative(v: &[Operand]) -> Result<Option<Operand>> {
+    match one_int(v) {
+        Some(a) => a
+            .checked_neg()
+            .map(|r| Some(Operand::Int(r)))
+            .ok_or_else(|| overflow(v, "-")),
+        None => Ok(None),
+    }
+}
+
+pub fn abs(v: &[Operand]) -> Result<Option<Operand>> {
+    match one_int(v) {
+        Some(a) => a
+            .checked_abs()
+            .map(|r| Some(Operand::Int(r)))
+            .ok_or_else(|| overflow(v, "abs ")),
+        None => Ok(None),
+    }
+}
+
+fn negative_count(v: &[Operand], sym: &str) -> Error {
+    Error::value(format!(
+        "{} {sym} {}: a shift count cannot be negative",
+        text(&v[0]),
+        text(&v[1])
+    ))
+}
+
+pub fn left_shift(v: &[Operand]) -> Result<Option<Operand>> {
+    let Some((a, n)) = ints(v) else {
+        return Ok(None);
+    };
+    if n < 0 {
+        return Err(negative_count(v, "<<"));
+    }
+    if a == 0 {
+        return Ok(Some(Operand::Int(0)));
+    }
+    let r = super::elementwise::shl(a, n);
+    if n >= 64 || (r >> n) != a {
+        return Err(overflow(v, "<<"));
+    }
+    Ok(Some(Operand::Int(r)))
+}
+
+pub fn right_shift(v: &[Operand]) -> Result<Option<Operand>> {
+    let Some((a, n)) = ints(v) else {
+        return Ok(None);
+    };
+    if n < 0 {
+        return Err(negative_count(v, ">>"));
+    }
+    Ok(Some(Operand::Int(super::elementwise::shr(a, n))))
+}

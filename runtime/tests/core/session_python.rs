@@ -1,0 +1,288 @@
+//! The language for Python hands through the Session API: names checked
+//! before a run (in time, with the right line; cells against scripts),
+//! error kinds front-ends show (KeyError, ZeroDivisionError, OverflowError),
+//! lists and dicts shared across statements, values of the new operators.
+
+use gcalc_runtime::output::Captured;
+use gcalc_runtime::{ErrorKind, Flags, Session, Value};
+use std::time::{Duration, Instant};
+
+fn session() -> Session {
+    Session::new(Flags::default(), Box::new(Captured::default()))
+}
+
+fn text(s: &mut Session, code: &str) -> String {
+    let out = s.execute(code, "In");
+    if let Some(e) = out.error {
+        panic!("{code}: {}", e.rendered);
+    }
+    out.value.map(|v| v.text).unwrap_or_default()
+}
+
+fn error(s: &mut Session, code: &str) -> gcalc_runtime::ExecError {
+    s.execute(code, "In")
+        .error
+        .unwrap_or_else(|| panic!("{code}: no error"))
+}
+
+#[test]
+fn a_misspelled_name_after_a_long_loop_fails_before_the_loop_runs() {
+    let mut s = session();
+    let mut src = String::from("total = 0\nfor step in range(10000) {\n");
+    for k in 0..8 {
+        src.push_str(&format!("    total += step * {k}\n"));
+    }
+    src.push_str("}\nprint(totl)\n");
+    let t0 = Instant::now();
+    let e = error(&mut s, &src);
+    let took = t0.elapsed();
+    assert_eq!(e.kind(), Some(ErrorKind::Name));
+    assert!(e.rendered.contains("In:12:7"), "{}", e.rendered);
+    assert!(
+        e.rendered.contains("did you mean `total`?"),
+        "{}",
+        e.rendered
+    );
+    // Running the loop takes far longer; nothing ran: `total` was never bound.
+    assert!(s.get("total").is_none());
+    assert!(
+        took < Duration::from_millis(50),
+        "the check took {took:?}: did the loop run?"
+    );
+}
+
+#[test]
+fn every_unknown_name_is_reported_at_once_and_nothing_runs() {
+    let mut s = session();
+    let e = error(&mut s, "a = 1\nprint(a, bb)\ny = np.exp(a) + cc");
+    let names: Vec<&str> = e.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "unknown name `bb`",
+            "unknown name `np`",
+            "unknown name `cc`"
+        ]
+    );
+    assert!(s.get("a").is_none());
+    assert!(e.rendered.contains("write `exp`"), "{}", e.rendered);
+}
+
+#[test]
+fn names_bound_in_a_branch_or_earlier_cells_are_fine() {
+    let mut s = session();
+    // Bound only in a branch that does not run: an error when read, not before.
+    let e = error(&mut s, "if false { late = 1 }\nprint(late)");
+    assert!(e.rendered.contains("In:2:7"), "{}", e.rendered);
+    assert!(s.execute("early = 2", "In").error.is_none());
+    assert_eq!(text(&mut s, "early * 3"), "6");
+}
+
+#[test]
+fn a_cell_may_read_what_an_earlier_cell_assigns_in_a_branch_that_did_not_run() {
+    let mut s = session();
+    text(&mut s, "has_gpu = false\nif has_gpu { y = 1 }");
+    // `y` was never bound, but an earlier cell could bind it: the guarded read runs.
+    assert_eq!(text(&mut s, "if has_gpu { y } else { 0 }"), "0");
+    // A name no input ever assigns is still caught before the run.
+    let e = error(&mut s, "if has_gpu { yy } else { 0 }");
+    assert!(e.rendered.contains("unknown name `yy`"), "{}", e.rendered);
+    s.reset();
+    let e = error(&mut s, "if false { y } else { 0 }");
+    assert!(e.rendered.contains("unknown name `y`"), "{}", e.rendered);
+}
+
+#[test]
+fn a_cell_may_define_what_a_function_reads_later_but_a_script_may_not() {
+    let mut s = session();
+    assert!(s.execute("fn f(x) = x + offset", "In[1]").error.is_none());
+    assert!(s.execute("offset = 10", "In[2]").error.is_none());
+    assert_eq!(text(&mut s, "f(1)"), "11");
+    let mut script = session();
+    script.set_whole_program(true);
+    let e = error(&mut script, "fn f(x) = x + offest\noffset = 10\nf(1)");
+    assert!(
+        e.rendered.contains("did you mean `offset`?"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn python_errors_have_python_names() {
+    let mut s = session();
+    for (code, kind, ename) in [
+        ("1 // 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("1.0 / 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("5 % 0", ErrorKind::ZeroDivision, "ZeroDivisionError"),
+        ("2 ** 64", ErrorKind::Overflow, "OverflowError"),
+        ("{\"a\": 1}[\"b\"]", ErrorKind::Key, "KeyError"),
+        ("array([1.5]) & 1", ErrorKind::DType, "DTypeError"),
+    ] {
+        let e = error(&mut s, code);
+        assert_eq!(e.kind(), Some(kind), "{code}: {}", e.rendered);
+        assert_eq!(e.ename(), ename, "{code}");
+    }
+    // Arrays keep NumPy's rules.
+    assert_eq!(
+        text(&mut s, "array([1.0, -1.0]) / 0"),
+        "[ inf -inf]\n<2 float32 @cpu(0)>"
+    );
+    assert_eq!(text(&mut s, "2 ** -1"), "0.5");
+}
+
+#[test]
+fn lists_and_dicts_stay_shared_across_statements() {
+    let mut s = session();
+    text(&mut s, "a = [1]; b = a; d = {\"xs\": a}");
+    text(&mut s, "b.append(2); d[\"xs\"].append(3)");
+    assert_eq!(text(&mut s, "a"), "[1, 2, 3]");
+    assert_eq!(text(&mut s, "d"), "{\"xs\": [1, 2, 3]}");
+    assert_eq!(text(&mut s, "a is d[\"xs\"]"), "true");
+    let Some(Value::List(l)) = s.get("a") else {
+        panic!("a is not a list")
+    };
+    assert_eq!(l.len(), 3);
+    // `xs += ...` extends in place; `xs = xs + ...` makes a new list.
+    text(&mut s, "b += [4]; c = a; a = a + [5]");
+    assert_eq!(
+        text(&mut s, "(b, c, a)"),
+        "([1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4, 5])"
+    );
+    // A comprehension's variable does not leak.
+    text(&mut s, "k = \"before\"; ks = [k for k in range(3)]");
+    assert_eq!(text(&mut s, "k"), "\"before\"");
+}
+
+#[test]
+fn operators_fuse_with_the_rest_and_give_numpy_dtypes() {
+    let mut s = session();
+    text(&mut s, "x = arange(10); i32 = x.astype(int32)");
+    assert_eq!(
+        text(&mut s, "((x > 2) & (x < 7) | (x == 9)).sum()"),
+        "5 <scalar int64 @cpu(0)>"
+    );
+    assert_eq!(text(&mut s, "(i32 & 3).dtype"), "int32");
+    assert_eq!(text(&mut s, "(i32 << 1)[-1]"), "18 <scalar int32 @cpu(0)>");
+    assert_eq!(
+        text(&mut s, "~(x > 4)"),
+        "[ true  true  true  true  true false false false false false]\n<10 bool @cpu(0)>"
+    );
+    assert_eq!(
+        text(&mut s, "3 in x, 3.5 in x, 11 not in x"),
+        "(true, false, true)"
+    );
+}
+
+#[test]
+fn none_newaxis_and_ellipsis_index_as_numpy() {
+    let mut s = session();
+    text(&mut s, "x = arange(4).reshape((2, 1, 2))");
+    assert_eq!(text(&mut s, "x[:, None, 0].shape"), "(2, 1, 2)");
+    assert_eq!(text(&mut s, "x[..., newaxis].shape"), "(2, 1, 2, 1)");
+    assert_eq!(
+        text(&mut s, "x[..., 1]"),
+        "[[1]\n [3]]\n<2x1 int64 @cpu(0)>"
+    );
+    // Advanced indices with a `...` between them are not adjacent, even
+    // when it stands for no axis: the index block goes first (NumPy).
+    assert_eq!(
+        text(&mut s, "x[:, 0, ..., [1, 0]]"),
+        "[[1 3]\n [0 2]]\n<2x2 int64 @cpu(0)>"
+    );
+    let e = error(&mut s, "x[..., 0, ...]");
+    assert!(e.rendered.contains("single ellipsis"), "{}", e.rendered);
+}
+
+#[test]
+fn completion_and_help_know_lists_dicts_and_the_new_names() {
+    let mut s = session();
+    text(&mut s, "xs = [1, 2]\nd = {\"w\": 1}");
+    let complete = |s: &Session, code: &str| -> Vec<(String, &'static str)> {
+        let c = s.complete(code, code.len());
+        c.matches.into_iter().zip(c.types).collect()
+    };
+    // A list's and a dict's methods are methods, also after a literal.
+    assert_eq!(
+        complete(&s, "xs.app"),
+        vec![("append".to_string(), "method")]
+    );
+    assert_eq!(complete(&s, "d.ite"), vec![("items".to_string(), "method")]);
+    assert_eq!(
+        complete(&s, "{\"a\": 1}.valu"),
+        vec![("values".to_string(), "method")]
+    );
+    assert!(
+        complete(&s, "[x for x in xs].")
+            .iter()
+            .any(|(n, k)| n == "extend" && *k == "method")
+    );
+    // The constants, the operators' functions.
+    let m = complete(&s, "new");
+    assert!(m.contains(&("newaxis".to_string(), "constant")), "{m:?}");
+    let m = complete(&s, "bitwise_");
+    for op in ["bitwise_and", "bitwise_or", "bitwise_xor"] {
+        assert!(m.iter().any(|(n, _)| n == op), "{op}: {m:?}");
+    }
+    // Help (what `?` and Shift-Tab show) of a constant and an operator's function.
+    let help = |code: &str| {
+        s.inspect(code, code.len())
+            .map(|d| d.text)
+            .unwrap_or_default()
+    };
+    assert!(help("newaxis").contains("x[:, newaxis] adds an axis"));
+    assert!(help("left_shift").contains("the `<<` operator"));
+    assert!(help("invert").contains("the `~` operator"));
+    // A Python name gcalc spells differently is named.
+    let e = error(&mut s, "lenght(xs)");
+    assert!(
+        e.rendered.contains("gcalc calls it `len`"),
+        "{}",
+        e.rendered
+    );
+}
+
+#[test]
+fn numpy_names_get_no_misleading_spelling_hints() {
+    // The hints issue 19 found wrong: (name, what it was taken for). A name
+    // gcalc lacks says so; once a branch adds it, it simply is not unknown.
+    let mut s = session();
+    text(&mut s, "x = ones((3, 3))");
+    for (name, wrong) in [
+        ("sort", "sqrt"),
+        ("cov", "cos"),
+        ("inv", "int"),
+        ("log10", "log1p"),
+        ("norm", "normal"),
+        ("hstack", "stack"),
+        ("median", "mean"),
+    ] {
+        let code = format!("y = {name}(x)");
+        let out = s.execute(&code, "In");
+        let Some(e) = out.error else { continue };
+        assert!(
+            !e.rendered.contains(&format!("did you mean `{wrong}`")),
+            "{code}: {}",
+            e.rendered
+        );
+        if e.kind() == Some(ErrorKind::Name) {
+            assert!(
+                e.rendered.contains(&format!("gcalc has no `{name}` yet")),
+                "{code}: {}",
+                e.rendered
+            );
+        }
+    }
+    // `inf` and `nan` are constants, not misspelled `int` and `tan`.
+    assert_eq!(text(&mut s, "(inf, -inf, isnan(nan))"), "(inf, -inf, true)");
+    // A module prefix before a name gcalc lacks says both.
+    let e = error(&mut s, "np.linalg.norm(x)");
+    let lacks = gcalc_runtime::ops::lookup("norm").is_none();
+    assert_eq!(
+        e.rendered
+            .contains("no `np.` prefix: gcalc has no `norm` yet"),
+        lacks,
+        "{}",
+        e.rendered
+    );
+}
