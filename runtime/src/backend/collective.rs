@@ -24,7 +24,7 @@ pub fn gpu_ordinals(op: &str, what: &str, devices: &[Device]) -> Result<Vec<u32>
                 ))
                 .with_op(op)
                 .with_help(match n {
-                    0 => "this machine has no usable GPU (devices() says why)".into(),
+                    0 => "this machine has no usable GPU (devices() says why)".to_string(),
                     _ => "put one array on each GPU first: scatter(x, [gpu(0), gpu(1)]) or x.to(gpu(i))".into(),
                 }));
             }

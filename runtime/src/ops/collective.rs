@@ -55,9 +55,10 @@ pub static OPS: &[OpDef] = &[
 
 /// The arrays of a list argument (a list or tuple of arrays only).
 fn arrays_of(op: &str, v: &Value) -> Result<Vec<Array>> {
-    let items = match v {
-        Value::List(t) | Value::Tuple(t) => t,
-        other => {
+    let items = match v.seq_items() {
+        Some(t) => t,
+        None => {
+            let other = v;
             return Err(Error::type_(format!(
                 "{op} takes a list of arrays (one per GPU), not {}",
                 other.a_type_name()
@@ -97,10 +98,13 @@ fn array_x(op: &str, v: Value) -> Result<Array> {
 
 /// The devices of a list argument.
 fn devices_of(op: &str, v: &Value) -> Result<Vec<Device>> {
-    let items = match v {
-        Value::List(t) | Value::Tuple(t) => t,
-        Value::Device(d) => return Ok(vec![*d]),
-        other => {
+    if let Value::Device(d) = v {
+        return Ok(vec![*d]);
+    }
+    let items = match v.seq_items() {
+        Some(t) => t,
+        None => {
+            let other = v;
             return Err(Error::type_(format!(
                 "{op}: devices must be a list of devices, not {}",
                 other.a_type_name()
@@ -336,10 +340,9 @@ fn distinct(op: &str, devs: &[Device]) -> Result<()> {
 pub fn splits_over_devices(a: &Args) -> bool {
     let is_dev = |v: &Value| match v {
         Value::Device(_) => true,
-        Value::List(t) | Value::Tuple(t) => {
-            t.first().is_some_and(|x| matches!(x, Value::Device(_)))
-        }
-        _ => false,
+        other => other
+            .seq_items()
+            .is_some_and(|t| t.first().is_some_and(|x| matches!(x, Value::Device(_)))),
     };
     // No keyword of the plot takes a device: any one holding devices is `devices=`.
     a.pos.get(1).is_some_and(is_dev) || a.kw.iter().any(|(_, v)| is_dev(v))
