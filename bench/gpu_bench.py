@@ -32,6 +32,11 @@ def torch_bench():
     print("REF torch sort_10M_f32 %.2f" % t(lambda: torch.sort(x), 10))
     print("REF torch argsort_10M_f32 %.2f" % t(lambda: torch.argsort(x, stable=True), 10))
     print("REF torch unique_10M_i64 %.2f" % t(lambda: torch.unique(u), 10))
+    print("REF torch cumsum_10M_f32 %.2f" % t(lambda: torch.cumsum(x, 0), 10))
+    print("REF torch median_10M_f32 %.2f" % t(lambda: torch.median(x), 10))
+    print("REF torch histogram_10M_100_f32 %.2f" % t(lambda: torch.histc(x, 100, float(x.min()), float(x.max())), 10))
+    m = torch.rand(4096, 4096, device="cuda")
+    print("REF torch softmax_rows_4096_f32 %.2f" % t(lambda: torch.softmax(m, 1), 10))
     torch.backends.cuda.matmul.allow_tf32 = False
     a = torch.rand(4096, 4096, device="cuda"); b = torch.rand(4096, 4096, device="cuda")
     tm = t(lambda: a @ b, 10)
@@ -92,6 +97,14 @@ def cupy_bench():
     print("REF cupy sort_10M_f32 %.2f" % t(lambda: cp.sort(x), 10))
     print("REF cupy argsort_10M_f32 %.2f" % t(lambda: cp.argsort(x), 10))
     print("REF cupy unique_10M_i64 %.2f" % t(lambda: cp.unique(u), 10))
+    print("REF cupy cumsum_10M_f32 %.2f" % t(lambda: cp.cumsum(x), 10))
+    print("REF cupy median_10M_f32 %.2f" % t(lambda: cp.median(x), 10))
+    print("REF cupy histogram_10M_100_f32 %.2f" % t(lambda: cp.histogram(x, 100), 10))
+    m = cp.random.rand(4096, 4096, dtype=cp.float32)
+    def cp_softmax(v):
+        e = cp.exp(v - v.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    print("REF cupy softmax_rows_4096_f32 %.2f" % t(lambda: cp_softmax(m), 10))
     linalg_workloads("cupy", lambda v: cp.asarray(v, dtype=cp.float32), t, cp.linalg, cp.einsum)
 
 def jax_bench():

@@ -30,6 +30,18 @@ t = time { for i in range(20) { r = argsort(a) } }
 print("GCALC argsort_10M_f32", t / 20 * 1e6)
 t = time { for i in range(20) { r = unique(u) } }
 print("GCALC unique_10M_i64", t / 20 * 1e6)
+# Statistics and scans (issue 17): each after one warm-up call.
+r = cumsum(a); r = median(a); r = histogram(a, 100)
+t = time { for i in range(20) { r = cumsum(a) } }
+print("GCALC cumsum_10M_f32", t / 20 * 1e6)
+t = time { for i in range(20) { r = median(a) } }
+print("GCALC median_10M_f32", t / 20 * 1e6)
+t = time { for i in range(20) { r = histogram(a, 100) } }
+print("GCALC histogram_10M_100_f32", t / 20 * 1e6)
+m = rand((4096, 4096), device=gpu())
+r = softmax(m, axis=1)
+t = time { for i in range(20) { r = softmax(m, axis=1) } }
+print("GCALC softmax_rows_4096_f32", t / 20 * 1e6)
 G
 "$bin/gcalc" "$log.prog" 2>&1 | grep '^GCALC' >>"$log" || true
 # check1: GPU vs CPU.

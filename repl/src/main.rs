@@ -2,6 +2,7 @@
 //! terminal REPL (no arguments on a terminal) and the Jupyter kernel
 //! (`gcalc jupyter ...`). The only crate that knows rustyline or Jupyter.
 
+mod alloc;
 mod cli;
 mod jupyter;
 mod script;
@@ -10,11 +11,9 @@ mod terminal;
 
 use std::process::ExitCode;
 
-/// mimalloc for every allocation: the interpreter's many small, short-lived
-/// buffers (array views, fused programs, gradient trees) cost less than with
-/// glibc malloc (bench/NOTES.md, logreg).
+/// mimalloc for small blocks, the C library for array data (`alloc.rs`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alloc::Split = alloc::Split;
 
 /// Interpreter threads get a large stack: deep user recursion and deeply
 /// nested expressions end in a clear error long before this runs out.

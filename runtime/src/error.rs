@@ -22,7 +22,8 @@ pub enum ErrorKind {
     /// A dict has no such key.
     Key,
     ZeroDivision,
-    /// An integer result that does not fit in 64 bits.
+    /// An integer result that does not fit in 64 bits (weak Python-style
+    /// integers never wrap).
     Overflow,
     Io,
     /// Operands on different devices, a missing GPU, a CUDA failure.

@@ -20,6 +20,7 @@ pub struct Flags {
     pub allow_gc: bool,
     pub launch_blocking: bool,
     pub profile: bool,
+    pub host_memory: crate::host_limits::Budget,
 }
 
 impl Default for Flags {
@@ -30,6 +31,7 @@ impl Default for Flags {
             allow_gc: true,
             launch_blocking: false,
             profile: false,
+            host_memory: crate::host_limits::Budget::Auto,
         }
     }
 }
@@ -60,6 +62,11 @@ pub const FLAG_DOCS: &[(&str, &str, &str)] = &[
         "profile",
         "true false",
         "record every operation; profile() prints the summary tables",
+    ),
+    (
+        "host_memory",
+        "auto unlimited SIZE (e.g. 64GB)",
+        "host memory gcalc may use for arrays: auto = what the host has available; a size = that much for the whole process; unlimited = only the process's limits (ulimit -v, cgroup)",
     ),
 ];
 
@@ -131,6 +138,10 @@ impl Flags {
             "allow_gc" => self.allow_gc = parse_bool(name, value)?,
             "launch_blocking" => self.launch_blocking = parse_bool(name, value)?,
             "profile" => self.profile = parse_bool(name, value)?,
+            "host_memory" => {
+                self.host_memory = crate::host_limits::Budget::parse(value)
+                    .ok_or_else(|| bad_value(name, value))?
+            }
             _ => return Err(unknown_flag(name)),
         }
         Ok(())
@@ -148,6 +159,7 @@ impl Flags {
             "allow_gc" => self.allow_gc.to_string(),
             "launch_blocking" => self.launch_blocking.to_string(),
             "profile" => self.profile.to_string(),
+            "host_memory" => self.host_memory.text(),
             _ => return None,
         })
     }

@@ -19,6 +19,7 @@ pub mod help;
 pub mod hints;
 pub mod host_limits;
 pub mod interp;
+pub mod interrupt;
 pub mod ipython;
 pub mod nested;
 pub mod npy;

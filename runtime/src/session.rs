@@ -227,13 +227,16 @@ impl Session {
     }
 
     /// GPU failures name the variables they concern: a poisoned GPU lists the
-    /// arrays lost on it; out of memory lists the largest GPU variables.
+    /// arrays lost on it; out of memory lists the largest GPU variables (the
+    /// largest host variables when the host ran out).
     fn annotate_gpu_error(&self, mut e: Error) -> Error {
         let poisoned =
             e.kind == ErrorKind::Device && e.message.contains("poisons the CUDA context");
         if !(poisoned || e.kind == ErrorKind::OutOfMemory) {
             return e;
         }
+        // The host's out-of-memory errors list the largest host variables.
+        let host = e.message.starts_with(crate::array::alloc::HOST_OOM);
         let mut gpu_vars: Vec<(String, usize, String)> = self
             .interp
             .globals
@@ -246,7 +249,7 @@ impl Session {
                     .map(|(n, v)| (format!("_{n}"), v)),
             )
             .filter_map(|(k, v)| match v {
-                Value::Array(a) if a.device().is_gpu() => {
+                Value::Array(a) if a.device().is_gpu() != host => {
                     Some((k, a.nbytes(), a.device().to_string()))
                 }
                 _ => None,
@@ -269,7 +272,8 @@ impl Session {
                 .take(5)
                 .map(|v| format!("{} {}", v.0, crate::device::fmt_bytes(v.1)))
                 .collect();
-            e = e.with_note(format!("largest GPU variables: {}", top.join(", ")));
+            let place = if host { "host" } else { "GPU" };
+            e = e.with_note(format!("largest {place} variables: {}", top.join(", ")));
         }
         e
     }

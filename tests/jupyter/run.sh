@@ -45,4 +45,4 @@ cd "$here"
 if [[ $bench == 1 ]]; then
     exec "$venv_python" bench_kernel.py
 fi
-"$venv_python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_notebooks.py test_frontends.py test_browser.py
+"$venv_python" -m pytest -q -p no:cacheprovider "$@" test_kernel.py test_client.py test_memory.py test_notebooks.py test_frontends.py test_browser.py

@@ -32,6 +32,9 @@ pub const INDEX: &str = concat!(include_str!("index_sel.cuh"), include_str!("ind
 pub const MASK: &str = include_str!("mask.cu");
 /// Matrix-vector products (`gemv_dot_f32`, `gemv_axpy_f32`, and `_f64`).
 pub const GEMV: &str = include_str!("gemv.cu");
+/// Assembly: the remap gather (pad, roll, tile, repeat, take), its adjoint
+/// along an axis, and put_along_axis's writes.
+pub const ASSEMBLE: &str = include_str!("assemble.cu");
 /// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
 pub const LINALG: &str = include_str!("linalg.cu");
 /// The random variates (the twin of `cpu::samplers`), plain C++ apart from a macro.

@@ -4,5 +4,6 @@
 mod files;
 mod flags;
 mod golden;
+mod memory;
 mod repl_frontends;
 mod repl_pty;

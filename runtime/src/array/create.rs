@@ -104,15 +104,18 @@ impl Array {
 
     /// The elements as nested lists of scalars (a 0-d array gives a scalar).
     pub fn tolist(&self) -> Result<Value> {
+        // Every element becomes a value (and each innermost row a list).
+        super::alloc::check_budget(self.size(), 2 * std::mem::size_of::<Value>(), "list items")?;
         let h = self.to_host()?.contiguous()?;
         fn rec(h: &Array, dims: &[usize], base: usize) -> Result<Value> {
             match dims.split_first() {
                 None => scalar_value(h, base),
                 Some((&n, rest)) => {
                     let stride: usize = rest.iter().product();
-                    let items = (0..n)
-                        .map(|i| rec(h, rest, base + i * stride))
-                        .collect::<Result<Vec<_>>>()?;
+                    let mut items = super::alloc::try_vec(n, "list items")?;
+                    for i in 0..n {
+                        items.push(rec(h, rest, base + i * stride)?);
+                    }
                     Ok(Value::list(items))
                 }
             }

@@ -190,6 +190,7 @@ fn merge_dims1(shape: &[usize], strides: &[isize]) -> (Dims, Strides) {
 }
 
 /// Iterator over the element offsets of a strided view in C order.
+#[derive(Clone)]
 pub struct OffsetIter {
     shape: Dims,
     strides: Strides,

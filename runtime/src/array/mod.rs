@@ -207,15 +207,25 @@ impl Array {
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let h = self.to_host()?;
         let d = h.host_read()?;
+        let mut out = alloc::try_vec::<T>(h.size(), &format!("{} elements", T::DTYPE))?;
+        let stop = crate::interrupt::Stop::current();
         crate::with_dtype!(h.dtype, S => {
             let s = S::slice(&d).ok_or_else(|| Error::internal("dtype mismatch in to_vec"))?;
-            if h.is_contiguous() {
+            if h.size() == 0 {
+                // A view of nothing may have an offset past an empty buffer.
+            } else if h.is_contiguous() {
                 let s = &s[h.offset..h.offset + h.size()];
-                Ok(convert_slice::<S, T>(s))
+                for c in s.chunks(1 << 22) {
+                    stop.check()?;
+                    out.extend(c.iter().map(|&x| convert::<S, T>(x)));
+                }
             } else {
-                Ok(h.offsets().map(|o| convert::<S, T>(s[o])).collect())
+                out.extend(stop.until(h.offsets()).map(|o| convert::<S, T>(s[o])));
             }
-        })
+        });
+        // An interrupt ends the copy early: the partial copy is dropped.
+        stop.check()?;
+        Ok(out)
     }
     pub fn to_f64_vec(&self) -> Result<Vec<f64>> {
         self.to_vec::<f64>()

@@ -11,6 +11,7 @@ pub mod builtins;
 pub mod ewb;
 mod pytree;
 pub mod rules;
+pub mod rules_assemble;
 pub mod rules_linalg;
 pub mod rules_scan;
 pub mod rules_sort;
@@ -359,6 +360,11 @@ impl Interp {
         else {
             return out;
         };
+        // Items the op recorded itself, one node each (`split`, `meshgrid`:
+        // `rules_assemble::record_part`), stay as they are.
+        if outs.iter().flatten().any(|a| tape.tracks(a)) {
+            return out;
+        }
         let inputs = flat_inputs(&pos)
             .iter()
             .map(|v| match v {

@@ -2,6 +2,7 @@
 
 mod storage;
 
+pub mod assemble;
 pub mod collective;
 pub mod copy;
 pub mod create;

@@ -22,8 +22,10 @@ pub fn cast(a: &Array, dtype: DType) -> Result<Array> {
 pub fn concat(arrays: &[Array], ax: usize, shape: &[usize], dtype: DType) -> Result<Array> {
     let outer: usize = shape[..ax].iter().product();
     let data = crate::with_dtype!(dtype, T => {
+        let total = crate::array::alloc::checked_numel(shape, dtype)?;
+        crate::array::alloc::host_budget(total, dtype, dtype.size())?;
         let parts = arrays.iter().map(|a| a.to_vec::<T>()).collect::<Result<Vec<_>>>()?;
-        let mut out: Vec<T> = Vec::with_capacity(shape.iter().product());
+        let mut out: Vec<T> = crate::array::alloc::try_vec(total, &format!("{dtype} elements"))?;
         for o in 0..outer {
             for (a, p) in arrays.iter().zip(&parts) {
                 let chunk: usize = a.shape()[ax..].iter().product();

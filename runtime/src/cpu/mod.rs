@@ -3,6 +3,7 @@
 //! depends on the data layer only (arrays and their host buffers, dtypes,
 //! errors, the typed fused program, op identities, the Philox stream).
 
+pub mod assemble;
 pub mod copy;
 pub mod create;
 pub mod decomp;

@@ -7,6 +7,7 @@
 //! a larger one again.
 
 use crate::array::{Element, HostData, Storage};
+use crate::error::Result;
 use std::sync::Mutex;
 
 /// Buffers smaller than this go straight back to malloc (its own caches are fast).
@@ -34,8 +35,9 @@ fn nbytes(d: &HostData) -> usize {
 }
 
 /// A host buffer of `n` elements of `T` whose contents are arbitrary (but
-/// initialised): the caller overwrites every element.
-pub fn out_host<T: Element>(n: usize) -> HostData {
+/// initialised): the caller overwrites every element. A fresh one is
+/// checked against the host's budget (an out-of-memory error, not an abort).
+pub fn out_host<T: Element>(n: usize) -> Result<HostData> {
     if n * std::mem::size_of::<T>() >= MIN_BYTES
         && let Ok(mut p) = POOL.lock()
     {
@@ -47,10 +49,10 @@ pub fn out_host<T: Element>(n: usize) -> HostData {
             p.bytes -= nbytes(&d);
             drop(p);
             d.fit(n);
-            return d;
+            return Ok(d);
         }
     }
-    T::wrap(vec![T::default(); n])
+    Ok(T::wrap(crate::array::alloc::vec_with(n, |_| T::default())?))
 }
 
 /// Keep a buffer that is being freed, if it is worth keeping and there is room.

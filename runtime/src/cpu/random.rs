@@ -1,11 +1,16 @@
 //! Random draws on the CPU: the Philox stream of `random.rs` made into host
 //! arrays (the CUDA kernels reproduce the same values bit for bit).
 
-use crate::array::alloc::alloc_with;
+use crate::array::alloc::{alloc_with, host_budget};
 use crate::array::{Array, Element};
 use crate::dtype::DType;
 use crate::error::Result;
 use crate::random::Rng;
+
+/// Bytes per element of the temporaries a draw holds at its peak (the
+/// generator's words and the float64 draws, or the draws and the normals),
+/// checked with the output.
+const TEMP_BYTES: usize = 16;
 
 fn from_f64s(shape: &[usize], dtype: DType, vals: &[f64]) -> Result<Array> {
     crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_f64(vals.get(i).copied().unwrap_or(0.0))))
@@ -20,6 +25,7 @@ pub fn uniform(
     shape: &[usize],
     dtype: DType,
 ) -> Result<Array> {
+    host_budget(n, dtype, TEMP_BYTES)?;
     let u = rng.uniforms(n, dtype);
     let v: Vec<f64> = u.into_iter().map(|u| lo + (hi - lo) * u).collect();
     from_f64s(shape, dtype, &v)
@@ -34,6 +40,7 @@ pub fn normal(
     shape: &[usize],
     dtype: DType,
 ) -> Result<Array> {
+    host_budget(n, dtype, TEMP_BYTES)?;
     let z = rng.normals(n, dtype);
     let v: Vec<f64> = z.into_iter().map(|z| mu + sigma * z).collect();
     from_f64s(shape, dtype, &v)
@@ -48,6 +55,7 @@ pub fn randint(
     shape: &[usize],
     dtype: DType,
 ) -> Result<Array> {
+    host_budget(n, dtype, TEMP_BYTES)?;
     let v = rng.randints(lo, hi, n);
     crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_i64(v.get(i).copied().unwrap_or(0))))
 }

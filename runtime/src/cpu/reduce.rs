@@ -7,6 +7,7 @@
 use crate::array::{Array, Element, HostData, layout};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
+use crate::interrupt::{Stop, Until};
 use crate::opid::ReduceOp;
 use gcalc_kernels::cpu::reduce::{extreme, fold_sum};
 use rayon::prelude::*;
@@ -45,6 +46,9 @@ pub fn reduce(
             out_shape.push(a.shape()[d]);
         }
     }
+    // The output, and the lanes' base offsets while it is computed.
+    let n_out: usize = out_shape.iter().product();
+    crate::array::alloc::host_budget(n_out, DType::Float64, 16)?;
     let plan = Plan {
         ks,
         kst,
@@ -52,12 +56,15 @@ pub fn reduce(
         rst,
         offset: a.offset(),
         m,
+        stop: Stop::current(),
     };
     let data = a.host_read()?;
     let host = crate::with_dtype!(a.dtype(), S => {
         let d = S::slice(&data).ok_or_else(|| Error::internal("reduce: dtype mismatch"))?;
         run::<S>(op.without_nan_if(!S::DTYPE.is_float()), d, &plan, ddof, float_x)?
     });
+    // An interrupt ends strided lanes early: their results are not returned.
+    plan.stop.check()?;
     Ok(Array::from_host(host, out_shape))
 }
 
@@ -68,12 +75,13 @@ pub(super) struct Plan {
     rst: Vec<isize>,
     offset: usize,
     pub(super) m: usize,
+    stop: Stop,
 }
 
 /// The reduced elements of one output position.
 pub(super) enum Lane<'a, S> {
     Slice(&'a [S]),
-    Strided(&'a [S], layout::OffsetIter),
+    Strided(&'a [S], Until<layout::OffsetIter>),
 }
 
 impl<S: Element> Lane<'_, S> {
@@ -111,10 +119,13 @@ impl Plan {
             } else if contiguous {
                 Lane::Slice(&d[base..base + self.m])
             } else {
-                Lane::Strided(d, layout::OffsetIter::new(&self.rs, &self.rst, base))
+                let it = layout::OffsetIter::new(&self.rs, &self.rst, base);
+                Lane::Strided(d, self.stop.until(it))
             }
         };
-        let bases = layout::OffsetIter::new(&self.ks, &self.kst, self.offset);
+        let bases = self
+            .stop
+            .until(layout::OffsetIter::new(&self.ks, &self.kst, self.offset));
         if n_out > 1 && n_out * self.m >= 1 << 16 {
             let bases: Vec<usize> = bases.collect();
             bases.into_par_iter().map(|b| f(lane(b))).collect()
@@ -168,12 +179,10 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
                         )
                     }
                     Lane::Strided(dd, it) => {
-                        let offs: Vec<usize> = it.collect();
-                        let mean = offs.iter().map(|&o| dd[o].to_f64()).sum::<f64>() / m;
-                        (
-                            mean,
-                            offs.iter().map(|&o| (dd[o].to_f64() - mean).powi(2)).sum(),
-                        )
+                        // Two walks (a lane of a broadcast view may be far
+                        // larger than memory: its offsets are not stored).
+                        let mean = it.clone().map(|o| dd[o].to_f64()).sum::<f64>() / m;
+                        (mean, it.map(|o| (dd[o].to_f64() - mean).powi(2)).sum())
                     }
                 };
                 let _ = mean;

@@ -10,6 +10,7 @@
 //! never on the interpreter, the op table or session flags (`tidy` checks it).
 
 pub mod argreduce;
+pub mod assemble;
 pub mod blas;
 pub mod buffer;
 pub mod cache;

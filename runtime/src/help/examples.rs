@@ -84,6 +84,17 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "element" => vec![MATRIX],
         "test_elements" => vec!["[1.0, 4.0]"],
         "device" => vec!["cpu()"],
+        // The shape and assembly family's parameters (NumPy's names).
+        "indices_or_sections" => vec!["2"],
+        "source" => vec!["0"],
+        "destination" => vec!["-1"],
+        "axis1" => vec!["0"],
+        "axis2" => vec!["1"],
+        "pad_width" => vec!["1"],
+        "repeats" => vec!["2"],
+        "shift" => vec!["1"],
+        "reps" => vec!["(2, 1)"],
+        "indices" => vec!["[1, 0]", "array([[1], [0]])"],
         "idx" => vec!["[0, 0, 2]"],
         _ => vec![],
     }

@@ -558,17 +558,41 @@ pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
         .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
 }
 
+/// The length of `len` items repeated `n` times (Python's `s * n`, negative
+/// `n` gives nothing), checked against the host's memory budget for items
+/// of `size` bytes: a repetition that cannot fit is an out-of-memory error.
+fn repeated_len(len: usize, n: i64, size: usize, what: &str) -> Result<usize> {
+    let n = usize::try_from(n).unwrap_or(0);
+    let total = len.checked_mul(n).ok_or_else(|| {
+        Error::new(
+            crate::error::ErrorKind::OutOfMemory,
+            format!("{len} × {n} {what} are more than any memory can hold"),
+        )
+        .with_help("repeat fewer times")
+    })?;
+    crate::array::alloc::check_budget(total, size, what)?;
+    Ok(total)
+}
+
+/// The items of `a` then `b`, checked against the host's memory budget.
+fn joined(a: &[Value], b: &[Value]) -> Result<Vec<Value>> {
+    let mut v = crate::array::alloc::try_vec(a.len() + b.len(), "list items")?;
+    v.extend(a.iter().chain(b).cloned());
+    Ok(v)
+}
+
 /// `+` and `*` on strings, tuples and lists (Python's meaning).
 fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
     match (op, l, r) {
-        (BinOp::Add, Value::Str(a), Value::Str(b)) => Ok(Value::str(format!("{a}{b}"))),
-        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => {
-            Ok(Value::tuple(a.iter().chain(b.iter()).cloned().collect()))
+        (BinOp::Add, Value::Str(a), Value::Str(b)) => {
+            crate::array::alloc::check_budget(a.len() + b.len(), 1, "bytes of text")?;
+            Ok(Value::str(format!("{a}{b}")))
         }
+        (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(joined(a, b)?)),
         (BinOp::Add, Value::List(a), Value::List(b)) => {
             let (a, b) = (a.snapshot(), b.snapshot());
-            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
+            Ok(Value::list(joined(&a, &b)?))
         }
         (BinOp::BitOr, Value::Dict(a), Value::Dict(b)) => {
             // Python 3.9's merge: b's values win, a's order first.
@@ -579,26 +603,27 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             Ok(Value::Dict(d))
         }
         (BinOp::Mul, Value::Tuple(a), Value::Int(n))
-        | (BinOp::Mul, Value::Int(n), Value::Tuple(a)) => Ok(Value::tuple(
-            a.iter()
-                .cloned()
-                .cycle()
-                .take(a.len() * repeat(*n))
-                .collect(),
-        )),
+        | (BinOp::Mul, Value::Int(n), Value::Tuple(a)) => {
+            let total = repeated_len(a.len(), *n, std::mem::size_of::<Value>(), "tuple items")?;
+            let mut v = crate::array::alloc::try_vec(total, "tuple items")?;
+            v.extend(a.iter().cloned().cycle().take(total));
+            Ok(Value::tuple(v))
+        }
         (BinOp::Mul, Value::Str(a), Value::Int(n)) | (BinOp::Mul, Value::Int(n), Value::Str(a)) => {
-            Ok(Value::str(a.repeat(repeat(*n))))
+            let total = repeated_len(a.len(), *n, 1, "bytes of text")?;
+            let mut s = String::new();
+            s.try_reserve_exact(total)
+                .map_err(|_| crate::array::alloc::host_oom(total, "bytes of text", total as u64))?;
+            (0..repeat(*n)).for_each(|_| s.push_str(a));
+            Ok(Value::str(s))
         }
         (BinOp::Mul, Value::List(a), Value::Int(n))
         | (BinOp::Mul, Value::Int(n), Value::List(a)) => {
             let a = a.snapshot();
-            Ok(Value::list(
-                a.iter()
-                    .cloned()
-                    .cycle()
-                    .take(a.len() * repeat(*n))
-                    .collect(),
-            ))
+            let total = repeated_len(a.len(), *n, std::mem::size_of::<Value>(), "list items")?;
+            let mut v = crate::array::alloc::try_vec(total, "list items")?;
+            v.extend(a.iter().cloned().cycle().take(total));
+            Ok(Value::list(v))
         }
         _ => Err(Error::type_(format!(
             "`{}` is not defined between {} and {}",

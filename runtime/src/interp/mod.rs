@@ -69,6 +69,7 @@ pub(crate) enum Flow {
 impl Interp {
     pub fn new(flags: Flags, out: Box<dyn Output>) -> Interp {
         crate::backend::devices::configure(flags.backend_config());
+        crate::host_limits::set_budget(flags.host_memory);
         crate::backend::devices::set_warm_sources(crate::ops::fuse::warm_sources);
         Interp {
             globals: FxHashMap::default(),
@@ -135,8 +136,15 @@ impl Interp {
         self.pending_return = None;
         self.pending_break = None;
         let _prof = crate::profile::enter(&self.profiler);
+        crate::interrupt::install(&self.interrupt);
         let r = self.exec_block(&prog.stmts);
         self.frames.clear();
+        if r.as_ref()
+            .is_err_and(|e| e.kind == crate::error::ErrorKind::Interrupted)
+        {
+            // A long op stopped by the flag leaves it set for its workers.
+            self.interrupt.store(false, Ordering::Relaxed);
+        }
         match r? {
             Flow::Normal(v) => Ok(v),
             _ => Ok(None),
@@ -152,6 +160,7 @@ impl Interp {
     pub(crate) fn flags_changed(&mut self) {
         self.profiler.set_on(self.flags.profile);
         crate::backend::devices::configure(self.flags.backend_config());
+        crate::host_limits::set_budget(self.flags.host_memory);
     }
 
     pub fn source(&self) -> &Source {

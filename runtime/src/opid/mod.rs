@@ -5,6 +5,7 @@
 //! `ALL`. A family is one file here; nothing outside the table matches op
 //! names as strings (`tidy` checks it).
 
+pub mod assemble;
 mod collective;
 mod decomp;
 mod histogram;

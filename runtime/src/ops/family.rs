@@ -61,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 29] {
+fn tables() -> [(&'static [OpDef], Family); 30] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -79,6 +79,7 @@ fn tables() -> [(&'static [OpDef], Family); 29] {
         (super::einsum::OPS, Family::LinearAlgebra),
         (super::shape::OPS, Family::Shape),
         (super::sort::OPS, Family::Sorting),
+        (super::assemble::OPS, Family::Shape),
         (super::index::OPS, Family::Indexing),
         (super::creation::OPS, Family::Creation),
         (super::random_ops::OPS, Family::Random),

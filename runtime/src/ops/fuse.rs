@@ -119,7 +119,80 @@ pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     check_devices(&node, &mut device, root_name)?;
     let mut p = Program::new();
     lower::lower(&node, float_x, &mut p)?;
-    run(&mut p)
+    let weak_int = !p.any_array && p.kind == Kind::WeakInt;
+    let out = run(&mut p)?;
+    let got = match (weak_int, &out) {
+        (true, Operand::Int(i)) => Some(*i),
+        _ => None,
+    };
+    check_weak_ints(&node, got)?;
+    Ok(out)
+}
+
+/// Python integers (`2**64`, `10**100`) compute in int64, wrapping: a
+/// result stands when no integer step of the tree's scalar parts went past
+/// int64, or when the whole tree is a Python integer whose wrapped result
+/// `got` still equals the float64 truth (`2**63 - 1`); otherwise it is an
+/// overflow error, never a silently wrong number.
+fn check_weak_ints(node: &EwNode, got: Option<i64>) -> Result<()> {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2**63
+    let mut largest = 0.0f64;
+    let truth = scalar_truth(node, &mut largest);
+    if largest < LIMIT {
+        return Ok(());
+    }
+    if let (Some(g), Some((t, true))) = (got, truth)
+        && (g as f64 - t).abs() <= 1e-9 * t.abs()
+    {
+        return Ok(());
+    }
+    Err(Error::new(
+        crate::error::ErrorKind::Overflow,
+        format!("an integer in this expression reaches {largest:e}, which does not fit in int64 (gcalc's integers are 64-bit: at most 9223372036854775807)"),
+    )
+    .with_help("write a float for a large value (2.0**64, 1e100), or keep integer results within ±9.2e18"))
+}
+
+/// The float64 value of a tree's scalar part by each op's reference
+/// function, and whether it is an integer; `None` when it holds an array.
+/// `largest` is the largest magnitude any integer step reaches.
+fn scalar_truth(node: &EwNode, largest: &mut f64) -> Option<(f64, bool)> {
+    let (v, int) = match node {
+        EwNode::Leaf(Operand::Int(i)) => (*i as f64, true),
+        EwNode::Leaf(Operand::Bool(b)) => (f64::from(u8::from(*b)), true),
+        EwNode::Leaf(Operand::Float(f)) => (*f, false),
+        EwNode::Leaf(Operand::Array(_)) => return None,
+        EwNode::Op { op, args } => {
+            let mut vals = [0.0f64; 3];
+            let mut all = true;
+            let mut ints = true;
+            for (slot, a) in vals.iter_mut().zip(args) {
+                match scalar_truth(a, largest) {
+                    Some((v, int)) => {
+                        *slot = v;
+                        ints &= int;
+                    }
+                    None => all = false,
+                }
+            }
+            let super::OpKind::Elementwise(ew) = &op.kind else {
+                return None;
+            };
+            if !all || args.len() > vals.len() {
+                return None;
+            }
+            let v = (ew.reference)(&vals[..args.len()]);
+            // An op of integers whose result is not whole (true division)
+            // is a float: it no longer wraps.
+            (v, ints && v.fract() == 0.0)
+        }
+    };
+    if int && v.is_finite() {
+        *largest = largest.max(v.abs());
+    } else if int {
+        *largest = f64::INFINITY;
+    }
+    Some((v, int))
 }
 
 /// The typed program of an op tree (what the backends run; tools and tests,
@@ -217,6 +290,7 @@ pub fn reduce_tree(node: EwNode, mean: bool, float_x: DType) -> Result<Array> {
     let x = match node {
         EwNode::Leaf(o) => o,
         node => {
+            check_weak_ints(&node, None)?;
             let mut p = Program::new();
             lower::lower(&node, float_x, &mut p)?;
             let n: usize = p.shape.iter().product();

@@ -19,6 +19,7 @@ macro_rules! builtin {
 }
 pub(crate) use builtin;
 
+pub mod assemble;
 pub mod collective;
 pub mod creation;
 pub mod decomp;
@@ -115,6 +116,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,
+        assemble::OPS,
         index::OPS,
         random_ops::OPS,
         random_draws::OPS,

@@ -60,6 +60,14 @@ pub static OPS: &[OpDef] = &[
         grad: crate::autodiff::rules::concat
     ),
     op!(
+        "concatenate",
+        "concatenate(arrays, axis=0)",
+        "NumPy's name for concat: join a list of arrays along an existing axis.",
+        false,
+        concat,
+        grad: crate::autodiff::rules::concat
+    ),
+    op!(
         "stack",
         "stack(arrays, axis=0)",
         "Join a list of arrays of one shape along a new axis.",

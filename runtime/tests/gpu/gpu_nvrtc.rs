@@ -188,6 +188,7 @@ fn shipped(out: &mut Vec<(String, String)>) {
     out.push(("gemv".into(), kc::GEMV.to_string()));
     crate::gpu_stats::nvrtc_sources(out);
     out.extend(kc::sort::sources());
+    out.push(("assemble".into(), kc::ASSEMBLE.to_string()));
     out.push(("linalg".into(), kc::LINALG.to_string()));
 }
 

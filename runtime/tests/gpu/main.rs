@@ -5,6 +5,7 @@
 //! process of this binary, since a poisoned CUDA context stays poisoned for
 //! the process.
 
+mod gpu_assemble;
 mod gpu_backend;
 mod gpu_bench;
 mod gpu_collective;
@@ -23,6 +24,8 @@ mod gpu_session;
 mod gpu_sort;
 mod gpu_stats;
 mod gpu_util;
+#[path = "../core/grad_assemble.rs"]
+mod grad_assemble;
 #[path = "../core/grad_index_forms.rs"]
 mod grad_index_forms;
 #[path = "../core/grad_util.rs"]

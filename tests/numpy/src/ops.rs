@@ -38,6 +38,9 @@ pub enum Arg {
         dtypes: &'static [DType],
         data: Data,
     },
+    /// Made by a function of the arguments drawn before it (pad widths,
+    /// index arrays in bounds of an axis...): a table's own generator.
+    Gen(fn(&mut Rng, &[ArgVal]) -> ArgVal),
     /// A matrix (or a stack of them) of a kind, or an array shaped after
     /// an earlier argument (`ops_linalg::MatKind`).
     Matrix {
@@ -256,20 +259,21 @@ pub fn generate_for(rng: &mut Rng, spec: &'static FnSpec) -> FnCase {
                 let s = lit::scalar(rng, d, data);
                 text(&s.gcalc(), &s.numpy())
             }
+            Arg::Gen(f) => f(rng, &args),
         };
         args.push(v);
     }
     FnCase { spec, args }
 }
 
-fn text(g: &str, n: &str) -> ArgVal {
+pub fn text(g: &str, n: &str) -> ArgVal {
     ArgVal::Text {
         gcalc: g.into(),
         numpy: n.into(),
     }
 }
 
-fn shape_of(args: &[ArgVal], of: usize) -> Vec<usize> {
+pub fn shape_of(args: &[ArgVal], of: usize) -> Vec<usize> {
     match args.get(of) {
         Some(ArgVal::Array(a)) => a.shape.clone(),
         _ => vec![],

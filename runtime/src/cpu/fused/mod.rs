@@ -73,6 +73,8 @@ fn tix(d: DType) -> usize {
 struct Ctx<'a> {
     exec: &'a Exec<'a>,
     data: &'a [&'a HostData],
+    /// Looked at between blocks: an interrupt stops a long evaluation.
+    stop: crate::interrupt::Stop,
 }
 
 impl<'a> Exec<'a> {
@@ -174,9 +176,10 @@ impl<'a> Exec<'a> {
         let ctx = Ctx {
             exec: &self,
             data: &data,
+            stop: crate::interrupt::Stop::current(),
         };
         let host = crate::with_dtype!(self.out_dtype, D => {
-            let mut h = crate::cpu::pool::out_host::<D>(n);
+            let mut h = crate::cpu::pool::out_host::<D>(n)?;
             let v = D::slice_mut(&mut h).ok_or_else(|| Error::internal("output buffer type"))?;
             ctx.fill::<D>(v)?;
             h
@@ -211,6 +214,7 @@ impl Ctx<'_> {
         let len = out.len();
         let mut b = 0;
         while b < len {
+            self.stop.check()?;
             let m = BLOCK.min(len - b);
             self.block(start + b, m, &mut out.sub(b..b + m), s)?;
             b += m;

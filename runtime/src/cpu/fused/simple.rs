@@ -108,13 +108,13 @@ impl Operands<'_, '_> {
         let srcs = &srcs[..self.leaves.len()];
         match kern {
             Kern::Map(f) => {
-                let mut h = pool::out_host::<T>(self.n);
+                let mut h = pool::out_host::<T>(self.n)?;
                 let o = T::slice_mut(&mut h).ok_or_else(|| Error::internal("output type"))?;
                 f(srcs, o).map_err(|e| kern_error(e, op))?;
                 Ok(h)
             }
             Kern::Pred(f) => {
-                let mut h = pool::out_host::<bool>(self.n);
+                let mut h = pool::out_host::<bool>(self.n)?;
                 let o = bool::slice_mut(&mut h).ok_or_else(|| Error::internal("output type"))?;
                 f(srcs, o).map_err(|e| kern_error(e, op))?;
                 Ok(h)

@@ -119,7 +119,7 @@ fn matvec_direct(a: &Array, b: &Array) -> Result<Option<Array>> {
         out: usize,
     ) -> Option<HostData> {
         let (da, db) = (T::slice(ha)?, T::slice(hb)?);
-        let mut host = super::pool::out_host::<T>(out);
+        let mut host = super::pool::out_host::<T>(out).ok()?;
         let dst = T::slice_mut(&mut host)?;
         T::gemv(da, db, a.offset(), b.offset(), p, dst).then_some(host)
     }
@@ -138,6 +138,15 @@ struct Mats {
     a_cs: isize,
     b_rs: isize,
     b_cs: isize,
+}
+
+/// Multiply-adds of one gemm call (a block of rows of a large product).
+const BLOCK_WORK: usize = 1 << 28;
+
+/// Elements of a matmul output of `batch` matrices, or an error when that
+/// count could never be allocated.
+fn out_count<T: Element>(batch: usize, p: &Mats) -> Result<usize> {
+    crate::array::alloc::checked_numel(&[batch, p.m, p.n], T::DTYPE)
 }
 
 fn as_dtype(a: &Array, dt: DType) -> Result<Array> {
@@ -160,10 +169,11 @@ fn gemm_all<T: Element + num_zero::Zero>(
         return Err(Error::internal("matmul: dtype mismatch"));
     };
     // A recycled buffer: the GEMV path writes every element, the others zero it first.
-    let total = aoffs.len() * p.m * p.n;
-    let mut host = super::pool::out_host::<T>(total);
+    let total = out_count::<T>(aoffs.len(), p)?;
+    let mut host = super::pool::out_host::<T>(total)?;
     let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("matmul: output type"))?;
     let work = p.m * p.n * p.k;
+    let stop = crate::interrupt::Stop::current();
     let par = if work >= 48 * 48 * 48 {
         gemm::Parallelism::Rayon(rayon::current_num_threads())
     } else {
@@ -181,33 +191,53 @@ fn gemm_all<T: Element + num_zero::Zero>(
         if p.k == 0 {
             continue;
         }
-        // SAFETY: the views lie inside their buffers (Array's invariant), the offsets
-        // come from them, dst holds m*n elements with the strides given, and nothing
-        // else touches these buffers during the call.
-        unsafe {
-            gemm::gemm(
-                p.m,
-                p.n,
-                p.k,
-                dst.as_mut_ptr(),
-                1,
-                p.n as isize,
-                false,
-                da.as_ptr().add(ao),
-                p.a_cs,
-                p.a_rs,
-                db.as_ptr().add(bo),
-                p.b_cs,
-                p.b_rs,
-                T::zero(),
-                T::one(),
-                false,
-                false,
-                false,
-                par,
-            );
+        // Blocks of about BLOCK_WORK multiply-adds (slices of the inner
+        // dimension, later ones adding to what is there; rows of the output
+        // when one slice of the whole output is more): an interrupt is seen
+        // between them.
+        let inner = (BLOCK_WORK / (p.m * p.n).max(1)).clamp(1, p.k);
+        let rows = (BLOCK_WORK / (p.n * inner).max(1)).clamp(1, p.m);
+        for r0 in (0..p.m).step_by(rows) {
+            let mb = rows.min(p.m - r0);
+            for k0 in (0..p.k).step_by(inner) {
+                stop.check()?;
+                let kb = inner.min(p.k - k0);
+                let (la, lb) = (
+                    ao as isize + r0 as isize * p.a_rs + k0 as isize * p.a_cs,
+                    bo as isize + k0 as isize * p.b_rs,
+                );
+                // SAFETY: the views lie inside their buffers (Array's invariant), the
+                // offsets come from them; rows r0..r0+mb and columns k0..k0+kb of
+                // the left operand, rows k0..k0+kb of the right one and rows
+                // r0..r0+mb of dst (m*n elements with the strides given) lie inside
+                // them, and nothing else touches these buffers during the call.
+                unsafe {
+                    gemm::gemm(
+                        mb,
+                        p.n,
+                        kb,
+                        dst.as_mut_ptr().add(r0 * p.n),
+                        1,
+                        p.n as isize,
+                        k0 > 0,
+                        da.as_ptr().offset(la),
+                        p.a_cs,
+                        p.a_rs,
+                        db.as_ptr().offset(lb),
+                        p.b_cs,
+                        p.b_rs,
+                        T::one(),
+                        T::one(),
+                        false,
+                        false,
+                        false,
+                        par,
+                    );
+                }
+            }
         }
     }
+    stop.check()?;
     Ok(host)
 }
 
@@ -215,7 +245,6 @@ fn gemm_all<T: Element + num_zero::Zero>(
 mod num_zero {
     use super::Mats;
     pub trait Zero: Sized {
-        fn zero() -> Self;
         fn one() -> Self;
         /// One product of a matrix-vector shape (m or n is 1) into `dst`, when
         /// the layout suits `gemv`; false: left for gemm.
@@ -233,9 +262,6 @@ mod num_zero {
     macro_rules! float_zero {
         ($($t:ty),*) => {$(
             impl Zero for $t {
-                fn zero() -> $t {
-                    0.0
-                }
                 fn one() -> $t {
                     1.0
                 }
@@ -247,9 +273,6 @@ mod num_zero {
     }
     float_zero!(f32, f64);
     impl Zero for half::f16 {
-        fn zero() -> half::f16 {
-            half::f16::ZERO
-        }
         fn one() -> half::f16 {
             half::f16::ONE
         }
@@ -266,10 +289,15 @@ fn int_all<T: Element>(
     let (Some(da), Some(db)) = (T::slice(ha), T::slice(hb)) else {
         return Err(Error::internal("matmul: dtype mismatch"));
     };
-    let mut out = Vec::with_capacity(aoffs.len() * p.m * p.n);
+    let mut out = crate::array::alloc::try_vec(
+        out_count::<T>(aoffs.len(), p)?,
+        &format!("{} elements", T::DTYPE),
+    )?;
     let mut row = vec![0i64; p.n];
+    let stop = crate::interrupt::Stop::current();
     for (&ao, &bo) in aoffs.iter().zip(boffs) {
         for i in 0..p.m {
+            stop.check()?;
             row.iter_mut().for_each(|r| *r = 0);
             for kk in 0..p.k {
                 let av = da[(ao as isize + i as isize * p.a_rs + kk as isize * p.a_cs) as usize]

@@ -33,6 +33,8 @@ const DATA_LAYER: &[&str] = &[
     "array::layout",
     "array::host",
     "array::alloc",
+    "host_limits",
+    "interrupt",
     "array::convert",
     "array::convert_slice",
     "array::can_cast_same_kind",
