@@ -3,6 +3,7 @@
 mod storage;
 
 pub mod assemble;
+pub mod collective;
 pub mod copy;
 pub mod create;
 pub mod custom;

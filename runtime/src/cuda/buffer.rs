@@ -181,8 +181,8 @@ pub fn device_copy(a: &Array, i: u32) -> Result<Array> {
         g.after_launch()?;
         return Ok(array_of(buf, a.shape().to_vec()));
     }
-    // Between GPUs: through the host (simple and correct; peer copies later).
-    upload(&a.to_host()?, i)
+    // Between GPUs: a peer copy, never through the host.
+    super::peer::copy_to(a, i)
 }
 
 fn oom_error(g: &Gpu, dtype: DType, len: usize, bytes: usize) -> Error {

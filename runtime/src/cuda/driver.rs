@@ -193,6 +193,13 @@ impl Gpu {
         Ok(())
     }
 
+    /// Make this GPU's context current even when this thread's note says it
+    /// is (after a library such as NCCL switched devices behind gcalc's back).
+    pub fn rebind(&self) {
+        BOUND.with(|b| b.set(0));
+        let _ = self.bind();
+    }
+
     pub fn poison_reason(&self) -> Option<String> {
         self.poisoned.lock().map(|p| p.clone()).unwrap_or(None)
     }

@@ -66,12 +66,14 @@ pub fn devices_text() -> String {
         }
         s.push('\n');
     }
+    s.push_str(&super::peer::pairs_text());
     if n > 0 {
         s.push_str(&format!(
-            "driver {} | CUDA {}\n",
+            "driver {} | CUDA {} | {}\n",
             release.unwrap_or_else(|| "?".into()),
             cuda.map(|(a, b)| format!("{a}.{b}"))
-                .unwrap_or_else(|| "?".into())
+                .unwrap_or_else(|| "?".into()),
+            super::nccl::version_text()
         ));
     }
     s

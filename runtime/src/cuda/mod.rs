@@ -24,6 +24,8 @@ pub mod histogram;
 pub mod index;
 pub mod info;
 pub mod nanreduce;
+pub mod nccl;
+pub mod peer;
 pub mod reduce;
 pub mod rng;
 pub mod rng_draws;

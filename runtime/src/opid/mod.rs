@@ -6,6 +6,7 @@
 //! names as strings (`tidy` checks it).
 
 pub mod assemble;
+mod collective;
 mod decomp;
 mod histogram;
 mod index;
@@ -15,6 +16,7 @@ mod scan;
 mod softmax;
 mod sort;
 
+pub use collective::{CollectiveOp, RedKind};
 pub use decomp::{DecompOp, QrMode};
 pub use histogram::BinMode;
 pub use index::AtOp;

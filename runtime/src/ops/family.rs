@@ -61,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 29] {
+fn tables() -> [(&'static [OpDef], Family); 30] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -87,6 +87,7 @@ fn tables() -> [(&'static [OpDef], Family); 29] {
         (super::io::OPS, Family::Files),
         (crate::plot::OPS, Family::Plots),
         (crate::builtins::device::OPS, Family::Devices),
+        (super::collective::OPS, Family::Devices),
         (crate::autodiff::builtins::OPS, Family::Gradients),
         (crate::builtins::lang::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),

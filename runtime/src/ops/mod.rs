@@ -20,6 +20,7 @@ macro_rules! builtin {
 pub(crate) use builtin;
 
 pub mod assemble;
+pub mod collective;
 pub mod creation;
 pub mod decomp;
 pub mod einsum;
@@ -111,6 +112,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         einsum::OPS,
         crate::builtins::lang::OPS,
         crate::builtins::device::OPS,
+        collective::OPS,
         crate::builtins::help::OPS,
         creation::OPS,
         shape::OPS,

@@ -33,8 +33,8 @@ pub static OPS: &[OpDef] = &[
     ),
     builtin!(
         "scatter",
-        "scatter(x, y, labels=none, c=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=)",
-        "Points at (x, y), like plot without the lines. c=groups (one number per point, e.g. cluster labels) colours the points by group, one legend entry per distinct value (labels= names them, in increasing order of the values).",
+        "scatter(x, y, labels=none, c=none, title=, xlabel=, ylabel=, legend=, grid=false, logx=false, logy=false, size=(640, 480), file=) | scatter(x, devices, axis=0)",
+        "Points at (x, y), like plot without the lines. c=groups (one number per point, e.g. cluster labels) colours the points by group, one legend entry per distinct value (labels= names them, in increasing order of the values). With a list of devices as second argument (scatter(x, [gpu(0), gpu(1)])): split x along `axis` into len(devices) parts, as array_split does (the first parts one longer when it does not divide evenly), and copy part i to devices[i] (GPU to GPU by peer copy); gives the list of parts, a batch split over the GPUs (gather joins them).",
         scatter
     ),
     builtin!(
@@ -239,6 +239,9 @@ fn plot(i: &mut Interp, a: Args) -> Result<Value> {
 }
 
 fn scatter(i: &mut Interp, a: Args) -> Result<Value> {
+    if crate::ops::collective::splits_over_devices(&a) {
+        return crate::ops::collective::scatter(i, a);
+    }
     xy(i, a, "scatter", Mark::Point)
 }
 

@@ -6,6 +6,7 @@ mod array_npy;
 mod array_print;
 mod array_random;
 mod assemble;
+mod collective;
 mod copy_layouts;
 mod files_load;
 mod files_save;

@@ -8,6 +8,7 @@
 mod gpu_assemble;
 mod gpu_backend;
 mod gpu_bench;
+mod gpu_collective;
 mod gpu_ew_grad;
 mod gpu_index;
 mod gpu_index_writes;
