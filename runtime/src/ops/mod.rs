@@ -37,6 +37,7 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod nparr;
 pub mod py_scalar;
 pub mod quantile;
 pub mod random_draws;
@@ -126,6 +127,12 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::autodiff::builtins::OPS,
         crate::containers::methods::OPS,
         sort::OPS,
+        nparr::CONSTRUCT_OPS,
+        nparr::MANIP_OPS,
+        nparr::PICK_OPS,
+        nparr::SET_OPS,
+        nparr::HIST2D_OPS,
+        nparr::DRAW_OPS,
     ]
 }
 

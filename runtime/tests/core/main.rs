@@ -26,6 +26,7 @@ mod interrupt_ops;
 mod linalg;
 mod linalg_gemv;
 mod memory_budget;
+mod nparr;
 mod numpy_diff;
 mod numpy_side;
 mod ops_elementwise;
