@@ -198,6 +198,15 @@ pub fn unknown_name(name: &str, dotted: Option<&str>, candidates: &[&str]) -> Op
     local.map(|(c, _)| format!("did you mean `{c}`?"))
 }
 
+/// The help for `module.attr` where `module` is also a builtin (`random`,
+/// NumPy's `np.random` module): the module-prefix hint of `unknown_name`.
+pub fn module_attr(module: &str, attr: &str) -> Option<String> {
+    MODULES
+        .contains(&module)
+        .then(|| unknown_name(module, Some(&format!("{module}.{attr}")), &[]))
+        .flatten()
+}
+
 /// The help for an unknown attribute or method `name` (PyTorch's `x.view`,
 /// `x.cuda()`...), before a spelling suggestion among `candidates`.
 pub fn unknown_attr(name: &str, candidates: &[&str]) -> Option<String> {
