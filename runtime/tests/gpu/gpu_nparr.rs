@@ -71,7 +71,7 @@ r47 = pareto(3.0, 9)
 r48 = rayleigh(2.0, 9)
 r49 = multinomial(12, [0.1, 0.6, 0.3], 4)
 r50 = dirichlet([0.5, 1.0, 2.0], 4)
-fn f(a, b) { sum(sin(insert(delete(a, 1, axis=0), [0, 2], b[:2].reshape((2, 1)), axis=1)) * vander(b[:3], 3)[0, 0]) + sum(select([a > 0.0], [a * b], default=1.0)) + sum(resize(a, (3, 9)) ** 2) }
+fn f(a, b) { sum(sin(insert(delete(a, 1, axis=0), [0, 2], b[:2], axis=1)) * vander(b[:3], 3)[0, 0]) + sum(select([a > 0.0], [a * b], default=1.0)) + sum(resize(a, (3, 9)) ** 2) }
 g = grad(f, (0, 1))(x, y)
 r51 = g[0]
 r52 = g[1]";
