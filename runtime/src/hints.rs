@@ -33,7 +33,7 @@ static TABLE: &[(&str, Meaning)] = &[
     // NumPy's and PyTorch's names for what gcalc has.
     ("concatenate", Is("concat")), ("cat", Is("concat")), ("concat", Is("concat")),
     ("amax", Is("max")), ("amin", Is("min")), ("absolute", Is("abs")), ("fabs", Is("abs")),
-    ("asarray", Is("array")), ("asanyarray", Is("array")), ("tensor", Is("array")),
+    ("asanyarray", Is("array")), ("tensor", Is("array")),
     ("as_tensor", Is("array")), ("from_numpy", Is("array")), ("asnumpy", Is("array")),
     ("true_divide", Is("divide")), ("div", Is("divide")), ("remainder", Is("mod")),
     ("mul", Is("multiply")), ("sub", Is("subtract")), ("neg", Is("negative")),

@@ -414,9 +414,7 @@ fn resize(i: &mut Interp, mut a: Args) -> Result<Value> {
         return Ok(Value::Array(Array::zeros(&shape, x.dtype(), x.device())?));
     }
     let flat = ravel(i, span, &x)?;
-    let m = x.size();
-    let pos = alloc::vec_with(total, |k| (k % m) as i64)?;
-    let g = gather(i, span, &flat, pos, 0)?;
+    let g = super::cyclic(i, span, &flat, total)?;
     Ok(Value::Array(reshape(i, span, &g, &shape)?))
 }
 

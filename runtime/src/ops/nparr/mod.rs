@@ -242,3 +242,25 @@ pub(crate) fn as_array(v: Value) -> Result<Array> {
         ))),
     }
 }
+
+/// The flat array `flat` repeated cyclically to `n` elements (on its
+/// device: an `arange` taken with mode "wrap").
+pub(crate) fn cyclic(i: &mut Interp, span: Span, flat: &Array, n: usize) -> Result<Array> {
+    let idx = arr(
+        i,
+        span,
+        "arange",
+        vec![Value::Int(n as i64)],
+        vec![
+            ("dtype", Value::DType(DType::Int64)),
+            ("device", Value::Device(flat.device())),
+        ],
+    )?;
+    arr(
+        i,
+        span,
+        "take",
+        vec![flat.clone().into(), idx.into()],
+        vec![("mode", Value::Str("wrap".into()))],
+    )
+}

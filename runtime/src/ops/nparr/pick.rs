@@ -377,10 +377,7 @@ fn target(v: Value, name: &str) -> Result<Array> {
 /// `v` flattened and repeated cyclically to `m` elements, as x's dtype.
 fn cycled(i: &mut Interp, span: Span, v: &Array, m: usize, d: DType) -> Result<Array> {
     let flat = ravel(i, span, v)?;
-    let k = flat.size();
-    let pos = crate::array::alloc::vec_with(m, |j| (j % k) as i64)?;
-    let idx = host_i64(pos, &[m], v.device())?;
-    let g = arr(i, span, "take", vec![flat.into(), idx.into()], vec![])?;
+    let g = super::cyclic(i, span, &flat, m)?;
     astype(i, span, &g, d)
 }
 
