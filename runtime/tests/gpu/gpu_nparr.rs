@@ -74,7 +74,9 @@ r50 = dirichlet([0.5, 1.0, 2.0], 4)
 fn f(a, b) { sum(sin(insert(delete(a, 1, axis=0), [0, 2], b[:2], axis=1)) * vander(b[:3], 3)[0, 0]) + sum(select([a > 0.0], [a * b], default=1.0)) + sum(resize(a, (3, 9)) ** 2) }
 g = grad(f, (0, 1))(x, y)
 r51 = g[0]
-r52 = g[1]";
+r52 = g[1]
+r53 = intersect1d([1, 2, 3, 4], k)
+r54 = choose([0, 1, 0], [y[:3], 5.0])";
 
 #[test]
 fn nparr_functions_on_the_gpu_match_the_cpu() {
@@ -88,7 +90,7 @@ fn nparr_functions_on_the_gpu_match_the_cpu() {
             panic!("{}", e.evalue());
         }
     }
-    for k in 1..=52 {
+    for k in 1..=54 {
         let v = format!("r{k:02}");
         let (Some(Value::Array(c)), Some(Value::Array(g))) = (cpu.get(&v), gpu.get(&v)) else {
             panic!("{v}: not arrays on both devices")

@@ -5,7 +5,7 @@
 //! number, the outlier bins cut off. Every device; `histogram`'s edges
 //! read the data's min and max back when no range is given.
 
-use super::{arr, astype, call, data, data_on, items, reshape, tuple_of, value_err};
+use super::{arr, astype, call, data_on, items, reshape, tuple_of, value_err};
 use crate::array::Array;
 use crate::array::index::Index;
 use crate::dtype::DType;
@@ -28,8 +28,8 @@ pub static OPS: &[OpDef] = &[op!(
 fn histogram2d(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "histogram2d";
-    let x = data(i, a.req("x")?, name, "x")?;
-    let y = data_on(i, a.req("y")?, x.device(), name, "y")?;
+    let (x, y) = (a.req("x")?, a.req("y")?);
+    let (x, y) = super::pair(i, x, y, name, ("x", "y"))?;
     let bins = a.opt("bins")?.unwrap_or(Value::Int(10));
     let range = a.opt("range")?.unwrap_or(Value::None);
     let density = crate::ops::stat_args::flag(a.opt("density")?, "density", name, false)?;

@@ -6,8 +6,8 @@
 //! on every device and are differentiable through those ops.
 
 use super::{
-    arr, astype, call, data, data_on, host_i64, int, int_list, norm_axis, ravel, reshape,
-    shape_value, tuple_of, value_err,
+    arr, astype, call, data, host_i64, int, int_list, norm_axis, ravel, reshape, shape_value,
+    tuple_of, value_err,
 };
 use crate::array::Array;
 use crate::array::alloc;
@@ -112,8 +112,8 @@ fn target(
 fn append(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "append";
-    let x = data(i, a.req("arr")?, name, "arr")?;
-    let v = data_on(i, a.req("values")?, x.device(), name, "values")?;
+    let (x, v) = (a.req("arr")?, a.req("values")?);
+    let (x, v) = super::pair(i, x, v, name, ("arr", "values"))?;
     let axis = a.opt("axis")?;
     a.finish_with(&["axis"])?;
     let (x, v, ax) = match axis {
@@ -255,9 +255,10 @@ fn wrap(k: i64, n: usize) -> Option<usize> {
 fn insert(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "insert";
-    let x = data(i, a.req("arr")?, name, "arr")?;
+    let x = a.req("arr")?;
     let obj = a.req("obj")?;
-    let values = data_on(i, a.req("values")?, x.device(), name, "values")?;
+    let values = a.req("values")?;
+    let (x, values) = super::pair(i, x, values, name, ("arr", "values"))?;
     let axis = a.opt("axis")?;
     a.finish_with(&["axis"])?;
     let (x, ax) = target(i, span, &x, axis, name)?;

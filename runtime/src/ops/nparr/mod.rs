@@ -264,3 +264,34 @@ pub(crate) fn cyclic(i: &mut Interp, span: Span, flat: &Array, n: usize) -> Resu
         vec![("mode", Value::Str("wrap".into()))],
     )
 }
+
+/// The device of the first array among `vs` (the session's default when
+/// every one is a literal): where literals beside arrays are put.
+pub(crate) fn device_of(i: &Interp, vs: &[&Value]) -> Device {
+    vs.iter()
+        .find_map(|v| match v {
+            Value::Array(a) => Some(a.device()),
+            v => v.seq_items().and_then(|it| {
+                it.iter().find_map(|x| match x {
+                    Value::Array(a) => Some(a.device()),
+                    _ => None,
+                })
+            }),
+        })
+        .unwrap_or_else(|| i.default_device())
+}
+
+/// Two array arguments on one device (an array's; literals go there).
+pub(crate) fn pair(
+    i: &Interp,
+    a: Value,
+    b: Value,
+    name: &str,
+    what: (&str, &str),
+) -> Result<(Array, Array)> {
+    let dev = device_of(i, &[&a, &b]);
+    Ok((
+        data_on(i, a, dev, name, what.0)?,
+        data_on(i, b, dev, name, what.1)?,
+    ))
+}

@@ -6,6 +6,7 @@
 use super::{arr, astype, call, data, data_on, host_i64, int_list, ravel, reshape, value_err};
 use crate::array::Array;
 use crate::array::index::Index;
+use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -73,14 +74,23 @@ pub(super) fn mode_arg(v: Option<Value>, name: &str) -> Result<IndexMode> {
 }
 
 /// The arrays of a list/tuple argument (or the rows of one array).
-fn array_list(i: &mut Interp, span: Span, v: Value, name: &str, what: &str) -> Result<Vec<Array>> {
+fn array_list(
+    i: &mut Interp,
+    span: Span,
+    v: Value,
+    name: &str,
+    what: &str,
+    dev: Option<Device>,
+) -> Result<Vec<Array>> {
     match v {
-        Value::List(_) | Value::Tuple(_) => v
-            .seq_items()
-            .unwrap_or_default()
-            .iter()
-            .map(|c| data(i, c.clone(), name, what))
-            .collect(),
+        Value::List(_) | Value::Tuple(_) => {
+            let dev = dev.unwrap_or_else(|| super::device_of(i, &[&v]));
+            v.seq_items()
+                .unwrap_or_default()
+                .iter()
+                .map(|c| data_on(i, c.clone(), dev, name, what))
+                .collect()
+        }
         Value::Array(a) if a.ndim() > 0 => {
             let n = a.shape()[0];
             (0..n)
@@ -108,8 +118,10 @@ fn min_max(i: &mut Interp, span: Span, x: &Array) -> Result<(i64, i64)> {
 fn choose(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "choose";
-    let idx = data(i, a.req("a")?, name, "a")?;
+    let idxv = a.req("a")?;
     let choices = a.req("choices")?;
+    let dev = super::device_of(i, &[&idxv, &choices]);
+    let idx = data_on(i, idxv, dev, name, "a")?;
     let mode = mode_arg(a.opt("mode")?, name)?;
     a.finish_with(&["mode"])?;
     if idx.dtype().is_float() {
@@ -120,7 +132,7 @@ fn choose(i: &mut Interp, mut a: Args) -> Result<Value> {
         .with_op(name)
         .with_help("give int indices (x.astype(int64))"));
     }
-    let cs = array_list(i, span, choices, name, "choices")?;
+    let cs = array_list(i, span, choices, name, "choices", Some(dev))?;
     if cs.is_empty() {
         return Err(value_err(
             name,
@@ -128,7 +140,6 @@ fn choose(i: &mut Interp, mut a: Args) -> Result<Value> {
             "give at least one choice",
         ));
     }
-    let dev = idx.device();
     let cs: Vec<Array> = cs
         .into_iter()
         .map(|c| data_on(i, c.into(), dev, name, "choices"))
@@ -218,8 +229,9 @@ fn select(i: &mut Interp, mut a: Args) -> Result<Value> {
     let choicev = a.req("choicelist")?;
     let default = a.opt("default")?.unwrap_or(Value::Int(0));
     a.finish_with(&["default"])?;
-    let conds = array_list(i, span, condv, name, "condlist")?;
-    let choices = array_list(i, span, choicev, name, "choicelist")?;
+    let dev = super::device_of(i, &[&condv, &choicev]);
+    let conds = array_list(i, span, condv, name, "condlist", Some(dev))?;
+    let choices = array_list(i, span, choicev, name, "choicelist", Some(dev))?;
     if conds.len() != choices.len() {
         return Err(value_err(
             name,
@@ -293,7 +305,7 @@ fn piecewise(i: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish()?;
     let conds = match &condv {
         Value::Array(c) if c.dtype() == DType::Bool && c.shape() == x.shape() => vec![c.clone()],
-        _ => array_list(i, span, condv, name, "condlist")?,
+        _ => array_list(i, span, condv, name, "condlist", Some(x.device()))?,
     };
     let funcs: Vec<Value> = match &funcv {
         Value::List(_) | Value::Tuple(_) => funcv

@@ -158,9 +158,8 @@ fn concat(i: &mut Interp, span: Span, xs: Vec<Array>) -> Result<Array> {
 }
 
 fn two(i: &mut Interp, a: &mut Args, name: &str) -> Result<(Array, Array)> {
-    let x = data(i, a.req("ar1")?, name, "ar1")?;
-    let y = data_on(i, a.req("ar2")?, x.device(), name, "ar2")?;
-    Ok((x, y))
+    let (x, y) = (a.req("ar1")?, a.req("ar2")?);
+    super::pair(i, x, y, name, ("ar1", "ar2"))
 }
 
 fn intersect1d(i: &mut Interp, mut a: Args) -> Result<Value> {
