@@ -1,11 +1,14 @@
 //! NumPy 2's construction, manipulation, set and index-helper functions and
-//! the further random draws (issue 17's breadth): `construct.rs` (asarray,
-//! logspace, tri, *_indices, indices, ix_, vander, ndim/shape/size...),
-//! `manip.rs` (append, delete, insert, resize, h/v/dsplit, rollaxis,
-//! broadcast_arrays/shapes), `pick.rs` (choose, select, place, put,
-//! piecewise), `sets.rs` (intersect1d ... unique_all, lexsort,
-//! unravel_index, ravel_multi_index), `hist2d.rs` (histogram2d), `draws.rs`
-//! (random, integers, laplace ... dirichlet).
+//! the further random draws (issue 17's breadth). Table entries by help
+//! family: `construct.rs` (asarray, empty_like, logspace, geomspace,
+//! ndim/shape/size; the index builders tri, *_indices, indices, ix_,
+//! vander in `grids.rs`), `manip.rs` (append, resize, h/v/dsplit,
+//! rollaxis, broadcast_arrays/shapes; delete and insert in `edit.rs`),
+//! `pick.rs` (choose, select, piecewise; place and put in `writes.rs`),
+//! `sets.rs`
+//! (intersect1d ... unique_all; lexsort, unravel_index, ravel_multi_index
+//! in `ravel.rs`), `hist2d.rs` (histogram2d), `draws.rs` (random, integers,
+//! multinomial, dirichlet; the parameterised draws in `dists.rs`).
 //!
 //! Every function is composed of other table ops called through the
 //! interpreter (`Calls`), so it runs on every device and, under `grad`,
@@ -14,11 +17,16 @@
 //! on the host and sent to the array's device once.
 
 pub mod construct;
+pub mod dists;
 pub mod draws;
+pub mod edit;
+pub mod grids;
 pub mod hist2d;
 pub mod manip;
 pub mod pick;
+pub mod ravel;
 pub mod sets;
+pub mod writes;
 
 use crate::array::Array;
 use crate::array::create::value_to_array;
@@ -294,4 +302,11 @@ pub(crate) fn pair(
         data_on(i, a, dev, name, what.0)?,
         data_on(i, b, dev, name, what.1)?,
     ))
+}
+
+/// min and max of an int array, read back (one sync).
+pub(crate) fn min_max(i: &mut Interp, span: Span, x: &Array) -> Result<(i64, i64)> {
+    let lo = arr(i, span, "min", vec![x.clone().into()], vec![])?.to_vec::<i64>()?[0];
+    let hi = arr(i, span, "max", vec![x.clone().into()], vec![])?.to_vec::<i64>()?[0];
+    Ok((lo, hi))
 }
