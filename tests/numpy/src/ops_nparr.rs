@@ -4,8 +4,9 @@
 //! the written array. Random draws are checked by moments in the runtime's
 //! tests (NumPy's bit streams differ).
 
-use crate::lit::{self, ALL_DTYPES, ArrayLit, DType, Data, FLOATS, INTS, NUMERIC};
+use crate::lit::{self, ALL_DTYPES, DType, Data, FLOATS, INTS, NUMERIC};
 use crate::ops::{Arg, ArgVal, FnSpec, shape_of, text};
+use crate::ops_assemble::{ints, list, num, text_of, tuple};
 use crate::outcome::Tol;
 use crate::rng::Rng;
 
@@ -492,26 +493,6 @@ pub const NPARR: &[FnSpec] = &[
     ),
 ];
 
-fn num(v: i64) -> ArgVal {
-    let s = v.to_string();
-    text(&s, &s)
-}
-
-fn list(v: &[i64]) -> String {
-    let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-    format!("[{}]", items.join(", "))
-}
-
-fn tuple(v: &[i64]) -> String {
-    match v {
-        [x] => format!("({x},)"),
-        _ => {
-            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-            format!("({})", items.join(", "))
-        }
-    }
-}
-
 fn float_small(rng: &mut Rng, _: &[ArgVal]) -> ArgVal {
     let v = rng.range(-12, 12) as f64 / 4.0;
     let s = format!("{v:?}");
@@ -590,13 +571,6 @@ fn int_list(rng: &mut Rng, _: &[ArgVal]) -> ArgVal {
     text(&l, &l)
 }
 
-fn text_of(args: &[ArgVal], k: usize) -> String {
-    match args.get(k) {
-        Some(ArgVal::Text { gcalc, .. }) => gcalc.clone(),
-        _ => String::new(),
-    }
-}
-
 /// The length of the axis drawn as argument 1 of argument 0 (the flat
 /// size for `none`).
 fn axis_len(args: &[ArgVal]) -> i64 {
@@ -664,18 +638,6 @@ fn cut_points(rng: &mut Rng, _: &[ArgVal]) -> ArgVal {
     let v: Vec<i64> = (0..k).map(|_| rng.range(0, 3)).collect();
     let l = list(&v);
     text(&l, &l)
-}
-
-fn ints(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> ArgVal {
-    let d = *rng.pick(INTS);
-    let n: usize = shape.iter().product();
-    ArgVal::Array(ArrayLit {
-        dtype: d,
-        shape: shape.to_vec(),
-        values: (0..n)
-            .map(|_| lit::Scalar::Int(rng.range(lo, hi)))
-            .collect(),
-    })
 }
 
 /// Choice indices 0 or 1 of argument 0's shape.
