@@ -68,12 +68,16 @@ fn index_type(name: &str, got: &str) -> Error {
     .with_help("give int positions")
 }
 
-fn out_of_bounds(name: &str, k: i64, ax: usize, n: usize) -> Error {
+/// An index outside the axis; `n` the axis length, `size` the one NumPy
+/// names (insert's lists name the result's). delete picks existing entries
+/// (-n..n-1); insert goes before one, or at the end (-n..n).
+fn out_of_bounds(name: &str, k: i64, (ax, n, size): (usize, usize, usize), end_ok: bool) -> Error {
+    let last = if end_ok { n as i64 } else { n as i64 - 1 };
     Error::index(format!(
-        "{name}: index {k} is out of bounds for axis {ax} with size {n}"
+        "{name}: index {k} is out of bounds for axis {ax} with size {size}"
     ))
     .with_op(name)
-    .with_help(format!("positions go from -{n} to {}", n as i64 - 1))
+    .with_help(format!("positions go from -{n} to {last}"))
 }
 
 /// `x` gathered at `pos` along `ax` (a copy, on x's device).
@@ -116,12 +120,12 @@ pub(super) fn delete(i: &mut Interp, mut a: Args) -> Result<Value> {
             }
         }
         Picked::Scalar(k) => {
-            let p = wrap(k, n).ok_or_else(|| out_of_bounds(name, k, ax, n))?;
+            let p = wrap(k, n).ok_or_else(|| out_of_bounds(name, k, (ax, n, n), false))?;
             keep[p] = false;
         }
         Picked::Many(ks) => {
             for k in ks {
-                let p = wrap(k, n).ok_or_else(|| out_of_bounds(name, k, ax, n))?;
+                let p = wrap(k, n).ok_or_else(|| out_of_bounds(name, k, (ax, n, n), false))?;
                 keep[p] = false;
             }
         }
@@ -170,7 +174,7 @@ pub(super) fn insert(i: &mut Interp, mut a: Args) -> Result<Value> {
     if single {
         let k = positions[0];
         if k < -(n as i64) || k > n as i64 {
-            return Err(out_of_bounds(name, k, ax, n));
+            return Err(out_of_bounds(name, k, (ax, n, n), true));
         }
         let index = if k < 0 { k + n as i64 } else { k } as usize;
         // NumPy: values made at least arr.ndim-d; a scalar obj moves their
@@ -214,7 +218,7 @@ pub(super) fn insert(i: &mut Interp, mut a: Args) -> Result<Value> {
     for &k in &positions {
         let p = if k < 0 { k + n as i64 } else { k };
         if p < 0 || p > n as i64 {
-            return Err(out_of_bounds(name, k, ax, n + numnew));
+            return Err(out_of_bounds(name, k, (ax, n, n + numnew), true));
         }
         idx.push(p);
     }
