@@ -97,14 +97,14 @@ pub static OPS: &[OpDef] = &[
     op!(
         "nanpercentile",
         "nanpercentile(x, q, axis=none, keepdims=false, method=\"linear\")",
-        "percentile ignoring NaN (an all-NaN lane gives NaN); with NaN present only method=\"linear\".",
+        "percentile ignoring NaN (an all-NaN lane gives NaN); methods linear, lower, higher, nearest, midpoint (all of percentile's when x holds no NaN).",
         false,
         |i, a| super::npmath_nanq::nanq(i, a, super::quantile::Kind::Percentile)
     ),
     op!(
         "nanquantile",
         "nanquantile(x, q, axis=none, keepdims=false, method=\"linear\")",
-        "quantile ignoring NaN (an all-NaN lane gives NaN); with NaN present only method=\"linear\".",
+        "quantile ignoring NaN (an all-NaN lane gives NaN); methods linear, lower, higher, nearest, midpoint (all of quantile's when x holds no NaN).",
         false,
         |i, a| super::npmath_nanq::nanq(i, a, super::quantile::Kind::Quantile)
     ),

@@ -82,15 +82,31 @@ pub(crate) fn nanq(i: &mut Interp, mut a: Args, kind: Kind) -> Result<Value> {
         }
         return call_op(i, base, pos, kw).map_err(rename);
     }
-    if let Some(m) = &method
-        && !matches!(m, Value::Str(s) if &**s == "linear")
-    {
-        return Err(Error::value(format!(
-            "{name}: only method=\"linear\" is supported when x holds NaN"
-        ))
-        .with_op(name)
-        .with_help("drop method=, or fill the NaN first"));
-    }
+    // NumPy's methods on each lane's numbers (others: an error, as with no NaN).
+    let how = match &method {
+        None | Some(Value::None) => "linear",
+        Some(Value::Str(m)) => match &**m {
+            "linear" => "linear",
+            "lower" => "lower",
+            "higher" => "higher",
+            "nearest" => "nearest",
+            "midpoint" => "midpoint",
+            m => {
+                return Err(Error::value(format!(
+                    "{name}: method=\"{m}\" is not supported when x holds NaN"
+                ))
+                .with_op(name)
+                .with_help("use linear, lower, higher, nearest or midpoint"));
+            }
+        },
+        Some(v) => {
+            return Err(Error::type_(format!(
+                "{name}: method must be a string, got {}",
+                v.a_type_name()
+            ))
+            .with_op(name));
+        }
+    };
     let qs = match &q {
         Some(q) => quantile::q_values(kind, q).map_err(rename)?.0,
         None => vec![0.5],
@@ -175,6 +191,20 @@ pub(crate) fn nanq(i: &mut Interp, mut a: Args, kind: Kind) -> Result<Value> {
                 vec![("axis", Value::Int(-1))],
             )
         };
+        let pick = match how {
+            "lower" => Some("floor"),
+            "higher" => Some("ceil"),
+            "nearest" => Some("round"),
+            _ => None,
+        };
+        if let Some(f) = pick.filter(|_| kind != Kind::Median) {
+            let k = c(i, f, vec![pos])?;
+            let k = c(i, "clip", vec![k, Value::Float(0.0), top.clone()])?;
+            let r = take(i, k)?;
+            let r = c(i, "where", vec![empty.clone(), Value::Float(f64::NAN), r])?;
+            outs.push(c(i, "reshape", vec![r, shape_value(&rest_shape)])?);
+            continue;
+        }
         let (va, vb) = (take(i, lo)?, take(i, hi)?);
         let r = if kind == Kind::Median {
             let sum = c(i, "add", vec![va, vb])?;
@@ -183,7 +213,13 @@ pub(crate) fn nanq(i: &mut Interp, mut a: Args, kind: Kind) -> Result<Value> {
         } else {
             // NumPy's _lerp: d = b - a in x's dtype, then a + d*t, or
             // b - d*(1-t) where t >= 0.5, in the result dtype.
-            let t = c(i, "subtract", vec![pos, fl])?;
+            let t = if how == "midpoint" {
+                // 0.5 between two ranks, 0 on one.
+                let on = c(i, "equal", vec![pos, fl])?;
+                c(i, "where", vec![on, Value::Float(0.0), Value::Float(0.5)])?
+            } else {
+                c(i, "subtract", vec![pos, fl])?
+            };
             let t = c(i, "astype", vec![t, Value::str(out.name())])?;
             let d = c(i, "subtract", vec![vb.clone(), va.clone()])?;
             let d = cast(i, d)?;

@@ -679,8 +679,8 @@ fn bad_input_names_the_function_and_the_fix() {
         ("around(ones(3), 1.5)", "decimals"),
         ("isclose(ones(2), ones(3))", "shape"),
         (
-            "nanquantile(array([nan, 1.0]), 0.5, method=\"nearest\")",
-            "linear",
+            "nanquantile(array([nan, 1.0]), 0.5, method=\"weibull\")",
+            "weibull",
         ),
     ];
     for (code, needle) in cases {

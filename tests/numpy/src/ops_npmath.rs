@@ -361,6 +361,22 @@ pub const NPMATH: &[FnSpec] = &[
         Tol::Ulps(4),
     ),
     row(
+        "nanquantile_methods",
+        "nanquantile({0}, 0.45, axis={1}, method={2})",
+        "np.nanquantile({0}, 0.45, axis={1}, method={2})",
+        &[
+            FSPECIAL1,
+            AXIS,
+            Arg::Choice(&[
+                ("\"lower\"", "'lower'"),
+                ("\"higher\"", "'higher'"),
+                ("\"nearest\"", "'nearest'"),
+                ("\"midpoint\"", "'midpoint'"),
+            ]),
+        ],
+        Tol::Ulps(4),
+    ),
+    row(
         "nanpercentile",
         "nanpercentile({0}, [10, 50, 95], axis={1})",
         "np.nanpercentile({0}, [10, 50, 95], axis={1})",
