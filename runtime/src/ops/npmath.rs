@@ -1,7 +1,7 @@
 //! NumPy's comparison helpers and float decompositions, written as NumPy
 //! writes them out of other ops of the table (so they run on every device
 //! and, under `grad`, each step is taped): `isclose array_equal
-//! array_equiv`, `around` (also `round(x, decimals)`), `float_power`,
+//! array_equiv isscalar`, `around` (also `round(x, decimals)`), `float_power`,
 //! `divmod modf frexp`. Dtypes are NumPy 2's with gcalc's floatX rule for
 //! float functions of ints.
 
@@ -37,6 +37,13 @@ pub static OPS: &[OpDef] = &[
         "true if a1 and a2 broadcast to one shape and are equal elementwise there (false when they do not broadcast).",
         false,
         array_equiv
+    ),
+    op!(
+        "isscalar",
+        "isscalar(element)",
+        "true for a number, a bool or a string (Python's scalars); false for arrays (0-d ones too, as NumPy's), lists and everything else.",
+        false,
+        isscalar
     ),
     op!(
         "around",
@@ -179,6 +186,15 @@ fn array_equiv(i: &mut Interp, mut a: Args) -> Result<Value> {
         return Ok(Value::Bool(false));
     }
     Ok(Value::Bool(all_equal(i, x, y, false, name)?))
+}
+
+fn isscalar(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let v = a.req("element")?;
+    a.finish()?;
+    Ok(Value::Bool(matches!(
+        v,
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Str(_)
+    )))
 }
 
 /// `around(x, decimals=0)`; also `round` called with two arguments.

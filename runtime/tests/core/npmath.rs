@@ -143,6 +143,10 @@ fn comparisons_follow_numpy() {
         show(&mut s, "array_equiv(array([1, 2]), array([1, 2, 3]))"),
         "false"
     );
+    assert_eq!(show(&mut s, "isscalar(3.5)"), "true");
+    assert_eq!(show(&mut s, "isscalar(\"a\")"), "true");
+    assert_eq!(show(&mut s, "isscalar(array(3.5))"), "false");
+    assert_eq!(show(&mut s, "isscalar([1, 2])"), "false");
     assert_eq!(
         show(
             &mut s,

@@ -69,6 +69,23 @@ pub const NPMATH: &[FnSpec] = &[
         Tol::Exact,
     ),
     row(
+        "isscalar",
+        "isscalar({0})",
+        "np.isscalar({0})",
+        &[SMALL],
+        Tol::Exact,
+    ),
+    row(
+        "isscalar_number",
+        "isscalar({0})",
+        "np.isscalar({0})",
+        &[Arg::Scalar {
+            dtypes: NUMERIC,
+            data: Data::Small,
+        }],
+        Tol::Exact,
+    ),
+    row(
         "logical_xor",
         "logical_xor({0}, {1})",
         "np.logical_xor({0}, {1})",
