@@ -119,7 +119,7 @@ fn call(kind: Kind, i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 /// The q argument as numbers in [0, 1], and whether it was one number.
-fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
+pub(crate) fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
     let name = kind_name(kind);
     let (scale, top) = if kind == Kind::Percentile {
         (100.0, "100")
