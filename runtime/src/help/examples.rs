@@ -75,7 +75,7 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "sigma" => vec!["1.0"],
         "scale" | "theta" => vec!["2.0"],
         "lam" => vec!["3.0"],
-        "p" => vec!["0.3"],
+        "p" => vec!["0.3", "array([0.0, 3.0, 6.5, 0.2])"],
         "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
         "k" | "kth" => vec!["1"],
@@ -98,7 +98,6 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "idx" => vec!["[0, 0, 2]"],
         // NumPy's construction, manipulation and set functions (ops/nparr).
         "arr" | "prototype" => vec![MATRIX],
-        "ary" => vec![MATRIX, "array([[[1.0, 2.0], [3.0, 4.0]]])"],
         "obj" => vec!["1"],
         "new_shape" => vec!["(3, 2)"],
         "*args" => vec!["[1.0, 2.0], [[3.0], [4.0]]"],
@@ -122,6 +121,21 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "df" => vec!["3.0"],
         "pvals" => vec!["[0.2, 0.3, 0.5]"],
         "alpha" => vec!["[1.0, 2.0, 3.0]"],
+        // The "more NumPy math" family's parameters.
+        "a1" => vec!["array([1.0, 2.0])"],
+        "a2" => vec!["array([1.0, 2.0])", "array([[1.0, 2.0], [1.0, 2.0]])"],
+        "x1" => vec![MATRIX],
+        "x2" => vec!["array([1.0, 1.0])"],
+        "f" => vec!["array([1.0, 4.0, 9.0, 16.0])"],
+        // ediff1d's 1-d array first; h/v/dsplit's 2-d and 3-d ones (ops/nparr).
+        "ary" => vec![
+            "array([1.0, 4.0, 9.0, 16.0])",
+            MATRIX,
+            "array([[[1.0, 2.0], [3.0, 4.0]]])",
+        ],
+        "xp" => vec!["array([0.0, 1.0, 2.0])"],
+        "fp" => vec!["array([10.0, 20.0, 40.0])"],
+        "*spacings" => vec!["1.0"],
         _ => vec![],
     }
 }

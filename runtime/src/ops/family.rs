@@ -61,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 36] {
+fn tables() -> [(&'static [OpDef], Family); 42] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -99,6 +99,12 @@ fn tables() -> [(&'static [OpDef], Family); 36] {
         (super::nparr::SET_OPS, Family::Sorting),
         (super::nparr::HIST2D_OPS, Family::Reduction),
         (super::nparr::DRAW_OPS, Family::Random),
+        (super::npmath_ew::OPS, Family::Elementwise),
+        (super::npmath_alias::OPS, Family::Elementwise),
+        (super::npmath_alias::REDUCE_OPS, Family::Reduction),
+        (super::npmath::OPS, Family::Elementwise),
+        (super::npmath_calc::OPS, Family::Reduction),
+        (super::npmath_linalg::OPS, Family::LinearAlgebra),
     ]
 }
 
