@@ -32,7 +32,7 @@ const MODULES: &[&str] = &[
 static TABLE: &[(&str, Meaning)] = &[
     // NumPy's and PyTorch's names for what gcalc has.
     ("concatenate", Is("concat")), ("cat", Is("concat")), ("concat", Is("concat")),
-    ("asarray", Is("array")), ("asanyarray", Is("array")), ("tensor", Is("array")),
+    ("asanyarray", Is("array")), ("tensor", Is("array")),
     ("as_tensor", Is("array")), ("from_numpy", Is("array")), ("asnumpy", Is("array")),
     ("true_divide", Is("divide")), ("div", Is("divide")), ("remainder", Is("mod")),
     ("mul", Is("multiply")), ("sub", Is("subtract")), ("neg", Is("negative")),
@@ -195,6 +195,15 @@ pub fn unknown_name(name: &str, dotted: Option<&str>, candidates: &[&str]) -> Op
         return Some(format!("did you mean `{f}`? {h}"));
     }
     local.map(|(c, _)| format!("did you mean `{c}`?"))
+}
+
+/// The help for `module.attr` where `module` is also a builtin (`random`,
+/// NumPy's `np.random` module): the module-prefix hint of `unknown_name`.
+pub fn module_attr(module: &str, attr: &str) -> Option<String> {
+    MODULES
+        .contains(&module)
+        .then(|| unknown_name(module, Some(&format!("{module}.{attr}")), &[]))
+        .flatten()
 }
 
 /// The help for an unknown attribute or method `name` (PyTorch's `x.view`,

@@ -60,6 +60,62 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ),
     ("permutation", "NumPy", "np.random.permutation(x)"),
     ("shuffle", "NumPy", "np.random.shuffle(x)"),
+    // The further draws (ops/nparr/draws.rs): NumPy Generator's methods.
+    (
+        "random",
+        "NumPy",
+        "np.random.default_rng().random(size=shape)",
+    ),
+    (
+        "standard_normal",
+        "NumPy",
+        "np.random.default_rng().standard_normal(size=shape)",
+    ),
+    (
+        "integers",
+        "NumPy",
+        "np.random.default_rng().integers(low, high, size=shape, endpoint=False)",
+    ),
+    (
+        "laplace",
+        "NumPy",
+        "np.random.laplace(loc, scale, size=shape)",
+    ),
+    (
+        "lognormal",
+        "NumPy",
+        "np.random.lognormal(mean, sigma, size=shape)",
+    ),
+    (
+        "logistic",
+        "NumPy",
+        "np.random.logistic(loc, scale, size=shape)",
+    ),
+    (
+        "gumbel",
+        "NumPy",
+        "np.random.gumbel(loc, scale, size=shape)",
+    ),
+    ("geometric", "NumPy", "np.random.geometric(p, size=shape)"),
+    ("chisquare", "NumPy", "np.random.chisquare(df, size=shape)"),
+    (
+        "standard_t",
+        "NumPy",
+        "np.random.standard_t(df, size=shape)",
+    ),
+    ("weibull", "NumPy", "np.random.weibull(a, size=shape)"),
+    ("pareto", "NumPy", "np.random.pareto(a, size=shape)"),
+    ("rayleigh", "NumPy", "np.random.rayleigh(scale, size=shape)"),
+    (
+        "multinomial",
+        "NumPy",
+        "np.random.multinomial(n, pvals, size=shape)",
+    ),
+    (
+        "dirichlet",
+        "NumPy",
+        "np.random.dirichlet(alpha, size=shape)",
+    ),
     ("erf", "SciPy", "scipy.special.erf(x)"),
     ("erfc", "SciPy", "scipy.special.erfc(x)"),
     ("allclose", "NumPy", "np.allclose(a, b)"),

@@ -440,6 +440,11 @@ impl Interp {
         let names = self.attr_names(recv);
         let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
         e.help = crate::hints::unknown_attr(name, &names);
+        if let Value::Builtin(def) = recv
+            && let Some(h) = crate::hints::module_attr(def.name, name)
+        {
+            e.help = Some(h);
+        }
         e
     }
 

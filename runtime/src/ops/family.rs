@@ -61,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 36] {
+fn tables() -> [(&'static [OpDef], Family); 42] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -93,6 +93,12 @@ fn tables() -> [(&'static [OpDef], Family); 36] {
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
         (crate::containers::methods::OPS, Family::Language),
+        (super::nparr::CONSTRUCT_OPS, Family::Creation),
+        (super::nparr::MANIP_OPS, Family::Shape),
+        (super::nparr::PICK_OPS, Family::Indexing),
+        (super::nparr::SET_OPS, Family::Sorting),
+        (super::nparr::HIST2D_OPS, Family::Reduction),
+        (super::nparr::DRAW_OPS, Family::Random),
         (super::npmath_ew::OPS, Family::Elementwise),
         (super::npmath_alias::OPS, Family::Elementwise),
         (super::npmath_alias::REDUCE_OPS, Family::Reduction),

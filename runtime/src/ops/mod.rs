@@ -37,6 +37,7 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod nparr;
 pub mod npmath;
 pub mod npmath_alias;
 pub mod npmath_calc;
@@ -133,6 +134,12 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::autodiff::builtins::OPS,
         crate::containers::methods::OPS,
         sort::OPS,
+        nparr::CONSTRUCT_OPS,
+        nparr::MANIP_OPS,
+        nparr::PICK_OPS,
+        nparr::SET_OPS,
+        nparr::HIST2D_OPS,
+        nparr::DRAW_OPS,
         npmath_ew::OPS,
         npmath_alias::OPS,
         npmath_alias::REDUCE_OPS,

@@ -25,14 +25,14 @@ pub static OPS: &[OpDef] = &[
     op!(
         "rand",
         "rand(shape, dtype=floatX, device=none)",
-        "Uniform random numbers in [0, 1); shape is an int or a tuple.",
+        "Uniform random numbers in [0, 1); shape is an int or a tuple (or several ints); rand() gives one Python float, as NumPy's.",
         false,
         rand_call
     ),
     op!(
         "randn",
         "randn(shape, dtype=floatX, device=none)",
-        "Standard normal random numbers.",
+        "Standard normal random numbers; randn() gives one Python float, as NumPy's.",
         false,
         randn_call
     ),
@@ -89,12 +89,18 @@ fn shape_and_place(
 }
 
 fn rand_call(i: &mut Interp, mut a: Args) -> Result<Value> {
+    if super::nparr::draws::no_shape(&a) {
+        return super::nparr::draws::unit_draw(i, &mut a, "rand");
+    }
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
     Ok(rand(&mut i.rng, &shape, dt, dev)?.into())
 }
 
 fn randn_call(i: &mut Interp, mut a: Args) -> Result<Value> {
+    if super::nparr::draws::no_shape(&a) {
+        return super::nparr::draws::unit_draw(i, &mut a, "randn");
+    }
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
     Ok(randn(&mut i.rng, &shape, dt, dev)?.into())

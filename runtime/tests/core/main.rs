@@ -27,6 +27,7 @@ mod interrupt_ops;
 mod linalg;
 mod linalg_gemv;
 mod memory_budget;
+mod nparr;
 mod npmath;
 mod numpy_diff;
 mod numpy_side;

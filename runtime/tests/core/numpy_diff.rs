@@ -136,3 +136,20 @@ fn stats_match_numpy() {
         r.assert_clean();
     }
 }
+
+/// The construction, manipulation, set and index-helper rows (issue 17's
+/// breadth, `ops/nparr/`).
+#[test]
+fn nparr_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core nparr_match_numpy -- --nocapture";
+    for r in assert_fn_suite(
+        "nparr_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_nparr::NPARR,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}

@@ -108,3 +108,23 @@ fn gpu_stats_match_numpy() {
         r.assert_clean();
     }
 }
+
+/// The construction, manipulation, set and index-helper rows (issue 17's
+/// breadth, `ops/nparr/`) on gpu(0).
+#[test]
+fn gpu_nparr_match_numpy() {
+    if !have_gpu() {
+        return;
+    }
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "bin/gpu gpu_nparr_match_numpy --nocapture";
+    for r in assert_fn_suite(
+        "gpu_nparr_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_nparr::NPARR,
+        DeviceFlag::Gpu(0),
+    ) {
+        r.assert_clean();
+    }
+}

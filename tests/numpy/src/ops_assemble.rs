@@ -242,13 +242,13 @@ pub const ASSEMBLE: &[FnSpec] = &[
     ),
 ];
 
-fn num(v: i64) -> ArgVal {
+pub(crate) fn num(v: i64) -> ArgVal {
     let s = v.to_string();
     text(&s, &s)
 }
 
 /// The text of a drawn argument (gcalc's).
-fn text_of(args: &[ArgVal], k: usize) -> String {
+pub(crate) fn text_of(args: &[ArgVal], k: usize) -> String {
     match args.get(k) {
         Some(ArgVal::Text { gcalc, .. }) => gcalc.clone(),
         _ => String::new(),
@@ -265,7 +265,7 @@ fn axis_of(args: &[ArgVal], k: usize, nd: usize) -> Option<usize> {
         .then(|| a.rem_euclid(n.max(1)) as usize)
 }
 
-fn tuple(v: &[i64]) -> String {
+pub(crate) fn tuple(v: &[i64]) -> String {
     match v {
         [x] => format!("({x},)"),
         _ => format!(
@@ -278,7 +278,7 @@ fn tuple(v: &[i64]) -> String {
     }
 }
 
-fn list(v: &[i64]) -> String {
+pub(crate) fn list(v: &[i64]) -> String {
     format!(
         "[{}]",
         v.iter()
@@ -549,7 +549,7 @@ fn pad_values(rng: &mut Rng, args: &[ArgVal]) -> ArgVal {
 }
 
 /// An int array of a random shape with entries in `lo..=hi`.
-fn ints(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> ArgVal {
+pub(crate) fn ints(rng: &mut Rng, shape: &[usize], lo: i64, hi: i64) -> ArgVal {
     let d = *rng.pick(INTS);
     let n: usize = shape.iter().product();
     ArgVal::Array(ArrayLit {

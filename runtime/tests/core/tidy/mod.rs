@@ -125,6 +125,36 @@ const ALLOWED: &[(&str, &str, &str, &str)] = &[
         "Param::",
         "C type names in a custom kernel's signature (`float`, `int`), not the ops",
     ),
+    (
+        "interp/call.rs",
+        "op-names",
+        "\"shape\" => {",
+        "the array attribute x.shape (the op shape(a) is its function form)",
+    ),
+    (
+        "interp/call.rs",
+        "op-names",
+        "=> return Ok(Value::Int(a.",
+        "the array attributes x.size and x.ndim (the ops size(a), ndim(a) are their function forms)",
+    ),
+    (
+        "complete/receiver.rs",
+        "op-names",
+        "=> return Some(Value::",
+        "the types of the array attributes x.shape, x.size, x.ndim for completion, not the ops",
+    ),
+    (
+        "help/examples.rs",
+        "op-names",
+        "=> vec![",
+        "example values of arguments named shape/indices in help pages, not the ops",
+    ),
+    (
+        "plot/figure.rs",
+        "op-names",
+        "\"size\" => Value::tuple",
+        "the figure attribute fig.size, not the op size()",
+    ),
 ];
 
 fn src_dir() -> PathBuf {
