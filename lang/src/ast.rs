@@ -52,6 +52,13 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `set name = value` (`value` kept as source text and as an expression) or `set` alone.
     Set(Option<SetFlag>),
+    /// `assert cond` / `assert cond, message`.
+    Assert {
+        cond: Expr,
+        msg: Option<Expr>,
+    },
+    /// `del x`, `del d[k]`, `del xs[i]`, `del a, b`.
+    Del(Vec<Target>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -80,15 +87,18 @@ pub enum Target {
         attr: Ident,
         span: Span,
     },
+    /// `*rest` inside a tuple target: the items left over, as a list.
+    Starred(Box<Target>, Span),
 }
 
 impl Target {
     pub fn span(&self) -> Span {
         match self {
             Target::Name(id) => id.span,
-            Target::Tuple(_, s) | Target::Index { span: s, .. } | Target::Attr { span: s, .. } => {
-                *s
-            }
+            Target::Tuple(_, s)
+            | Target::Index { span: s, .. }
+            | Target::Attr { span: s, .. }
+            | Target::Starred(_, s) => *s,
         }
     }
 }
@@ -216,6 +226,12 @@ pub enum ExprKind {
         key: Box<Expr>,
         value: Box<Expr>,
         clauses: Vec<CompClause>,
+    },
+    /// `*xs` (`double`: `**d`): unpacked into a call's arguments, or `*rest`
+    /// on the left of `=`; nowhere else.
+    Starred {
+        expr: Box<Expr>,
+        double: bool,
     },
 }
 

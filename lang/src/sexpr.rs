@@ -36,6 +36,9 @@ pub fn stmt(s: &Stmt) -> String {
         StmtKind::Return(Some(e)) => format!("(return {})", expr(e)),
         StmtKind::Set(None) => "(set)".into(),
         StmtKind::Set(Some(f)) => format!("(set {} {:?})", f.name.name, f.value_text),
+        StmtKind::Assert { cond, msg: None } => format!("(assert {})", expr(cond)),
+        StmtKind::Assert { cond, msg: Some(m) } => format!("(assert {} {})", expr(cond), expr(m)),
+        StmtKind::Del(targets) => list("del", targets.iter().map(target)),
     }
 }
 
@@ -46,6 +49,7 @@ pub fn target(t: &Target) -> String {
         Target::Tuple(items, _) => list("tuple", items.iter().map(target)),
         Target::Index { base, index, .. } => index_expr(base, index),
         Target::Attr { base, attr, .. } => format!("(. {} {})", expr(base), attr.name),
+        Target::Starred(t, _) => format!("(* {})", target(t)),
     }
 }
 
@@ -131,6 +135,9 @@ pub fn expr(e: &Expr) -> String {
             format!("({op} {} {})", expr(lhs), expr(rhs))
         }
         ExprKind::Not(x) => format!("(not {})", expr(x)),
+        ExprKind::Starred { expr: x, double } => {
+            format!("({} {})", if *double { "**" } else { "*" }, expr(x))
+        }
         ExprKind::Call { func, args } => {
             let args = args.iter().map(|a| match &a.name {
                 Some(n) => format!("(kw {} {})", n.name, expr(&a.value)),

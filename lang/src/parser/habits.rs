@@ -37,20 +37,12 @@ const PYTHON_ONLY: &[(&str, &str)] = &[
     ("with", "gcalc has no `with`; `time { ... }` times a block"),
     ("raise", "gcalc has no exceptions"),
     (
-        "del",
-        "gcalc has no `del`: d.pop(key) removes a dict entry, xs.pop(i) a list item",
-    ),
-    (
         "global",
         "a function reads the session's variables; it returns what it changes",
     ),
     (
         "nonlocal",
         "a function reads the enclosing variables; it returns what it changes",
-    ),
-    (
-        "assert",
-        "gcalc has no `assert`; write `if not cond { print(...) }`",
     ),
     (
         "yield",

@@ -6,6 +6,24 @@ use super::lexical::{self, keyword, op_token, ws};
 use super::{PErr, PResult, Parser};
 use crate::ast::*;
 
+/// After the word `kw` (`assert`, `del`) at the start of a statement, the
+/// rest when it is Python's statement: not `assert = 1`, `del.x`, `del[0]`
+/// or the word alone (then it is an ordinary name).
+fn python_statement<'a>(i: &'a str, kw: &str, in_block: bool) -> Option<&'a str> {
+    let after = i.strip_prefix(kw)?;
+    if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let r = ws(after, false);
+    if at_end(r, in_block) || r.starts_with(['.', '[', ',', ')', ']']) {
+        return None;
+    }
+    match op_token(r) {
+        Ok((_, tok)) if tok == "=" || aug_op(tok).is_some() => None,
+        _ => Some(after),
+    }
+}
+
 /// Whether `r` (after blanks) is at the end of a statement.
 fn at_end(r: &str, in_block: bool) -> bool {
     r.is_empty() || r.starts_with(['\n', ';']) || (in_block && r.starts_with('}'))
@@ -204,6 +222,52 @@ impl<'a> Parser<'a> {
         if let Some(after) = keyword(i, "set") {
             return self.set_stmt(after, in_block);
         }
+        if let Some(after) = python_statement(i, "assert", in_block) {
+            let at = ws(after, false);
+            let (r, cond) = self.operand(after, false, "assert", Self::expr)?;
+            let r2 = ws(r, false);
+            if let Some(after_comma) = r2.strip_prefix(',') {
+                let (rest, msg) = self.operand(after_comma, false, "assert ... ,", Self::expr)?;
+                return Ok((
+                    rest,
+                    StmtKind::Assert {
+                        cond,
+                        msg: Some(msg),
+                    },
+                ));
+            }
+            let _ = at;
+            return Ok((r, StmtKind::Assert { cond, msg: None }));
+        }
+        if let Some(after) = python_statement(i, "del", in_block) {
+            let (rest, e) = self.expr_list(after)?;
+            let items = match e.kind {
+                ExprKind::Tuple(items) => items,
+                _ => vec![e],
+            };
+            let mut targets = Vec::with_capacity(items.len());
+            for e in items {
+                // `del(x)` is `del x`, as in Python.
+                let e = match e.kind {
+                    ExprKind::Tuple(mut one) if one.len() == 1 => one.remove(0),
+                    _ => e,
+                };
+                match &e.kind {
+                    ExprKind::Name(_) | ExprKind::Index { .. } => targets.push(self.to_target(e)?),
+                    _ => {
+                        return Err(Box::new(PErr {
+                            msg: "`del` takes names and items: `del x`, `del d[k]`, `del xs[i]`"
+                                .into(),
+                            span: e.span,
+                            help: Some("an attribute or a value cannot be deleted".into()),
+                            resume: e.span.start as usize,
+                            expected_expr: false,
+                        }));
+                    }
+                }
+            }
+            return Ok((rest, StmtKind::Del(targets)));
+        }
         let (rest, lhs) = self.expr_list(i)?;
         let r = ws(rest, false);
         match op_token(r) {
@@ -242,7 +306,7 @@ impl<'a> Parser<'a> {
 
     /// `e` or `e1, e2, ...` (a tuple without parentheses), newlines significant.
     fn expr_list(&mut self, i: &'a str) -> PResult<'a, Expr> {
-        let (mut rest, first) = self.expr(i, false)?;
+        let (mut rest, first) = self.list_item(i)?;
         let r = ws(rest, false);
         if !r.starts_with(',') {
             return Ok((rest, first));
@@ -259,7 +323,7 @@ impl<'a> Parser<'a> {
             if at_end(r2, false) || r2.starts_with('}') || matches!(op_token(r2), Ok((_, "="))) {
                 break;
             }
-            let (r3, e) = self.expr(after, false)?;
+            let (r3, e) = self.list_item(after)?;
             items.push(e);
             rest = r3;
         }
@@ -273,16 +337,57 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// An item of `e1, e2, ...`: an expression, or `*name` (a starred
+    /// target `a, *rest = xs`, or unpacked into a tuple `t = 1, *xs`).
+    fn list_item(&mut self, i: &'a str) -> PResult<'a, Expr> {
+        let r = ws(i, false);
+        if let Some(after) = r.strip_prefix('*').filter(|a| !a.starts_with(['*', '='])) {
+            let start = self.pos(r);
+            let (rest, inner) = self.operand(after, false, "*", Self::expr)?;
+            let span = self.span_from(start, rest);
+            return Ok((
+                rest,
+                Expr {
+                    kind: ExprKind::Starred {
+                        expr: Box::new(inner),
+                        double: false,
+                    },
+                    span,
+                },
+            ));
+        }
+        self.expr(i, false)
+    }
+
     /// Turn the left side of `=` into an assignment target.
     fn to_target(&self, e: Expr) -> Result<Target, Box<PErr>> {
         let span = e.span;
         match e.kind {
             ExprKind::Name(name) => Ok(Target::Name(Ident { name, span })),
             ExprKind::Tuple(items) if !items.is_empty() => {
-                let ts = items
-                    .into_iter()
-                    .map(|e| self.to_target(e))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let mut starred = 0;
+                let mut ts = Vec::with_capacity(items.len());
+                for e in items {
+                    if let ExprKind::Starred {
+                        expr,
+                        double: false,
+                    } = e.kind
+                    {
+                        starred += 1;
+                        if starred > 1 {
+                            return Err(Box::new(PErr {
+                                msg: "several starred names in one assignment".into(),
+                                span: e.span,
+                                help: Some("at most one `*name` takes the rest".into()),
+                                resume: span.start as usize,
+                                expected_expr: false,
+                            }));
+                        }
+                        ts.push(Target::Starred(Box::new(self.to_target(*expr)?), e.span));
+                    } else {
+                        ts.push(self.to_target(e)?);
+                    }
+                }
                 Ok(Target::Tuple(ts, span))
             }
             ExprKind::Index { base, index } => Ok(Target::Index { base, index, span }),
@@ -311,6 +416,12 @@ impl<'a> Parser<'a> {
                         ("an operator expression", None)
                     }
                     ExprKind::Lambda(_) => ("a function", None),
+                    ExprKind::Starred { .. } => (
+                        "a starred name alone",
+                        Some(
+                            "a starred name takes the rest of a tuple: `a, *rest = xs`".to_string(),
+                        ),
+                    ),
                     ExprKind::If { .. } => ("an `if` expression", None),
                     ExprKind::List(_) => (
                         "a list",

@@ -157,14 +157,7 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
         Value::List(l) => l.len() as i64,
         Value::Dict(d) => d.len() as i64,
         Value::Array(arr) if arr.ndim() > 0 => arr.shape()[0] as i64,
-        Value::Range(s, e, st) => {
-            let n = if *st > 0 {
-                (e - s + st - 1) / st
-            } else {
-                (s - e - st - 1) / -st
-            };
-            n.max(0)
-        }
+        Value::Range(s, e, st) => crate::value::range_len(*s, *e, *st) as i64,
         other => {
             return Err(Error::type_(format!("{} has no length", repr_type(other))));
         }

@@ -117,6 +117,7 @@ impl Interp {
         // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
         if let (Value::Builtin(def), [a]) = (&callee, args)
             && a.name.is_none()
+            && !matches!(a.value.kind, ExprKind::Starred { .. })
             && matches!(def.reduce_op(), Some(ReduceOp::Sum | ReduceOp::Mean))
         {
             return self.eval_whole_reduction(def, &a.value, span);
@@ -125,6 +126,18 @@ impl Interp {
         let mut pos_spans = super::args::Spans::new();
         let mut kw: Vec<(String, Value)> = Vec::new();
         for a in args {
+            if let ExprKind::Starred { expr, double } = &a.value.kind {
+                let v = self.eval(expr)?;
+                if *double {
+                    self.unpack_keywords(v, &mut kw).map_err(|e| e.at(a.span))?;
+                } else {
+                    for item in self.collect_items(v).map_err(|e| e.at(a.span))? {
+                        pos.push(item);
+                        pos_spans.push(a.span);
+                    }
+                }
+                continue;
+            }
             let v = self.eval(&a.value)?;
             match &a.name {
                 Some(n) => {
@@ -144,6 +157,34 @@ impl Interp {
             }
         }
         self.call_value_spanned(callee, pos, pos_spans, kw, span)
+    }
+
+    /// `f(**d)`: the entries of a dict with string keys as keyword arguments.
+    fn unpack_keywords(&self, v: Value, kw: &mut Vec<(String, Value)>) -> Result<()> {
+        let Value::Dict(d) = v else {
+            return Err(Error::type_(format!(
+                "`**` needs a dict of keyword arguments, not {}",
+                v.a_type_name()
+            )));
+        };
+        for (k, v) in d.snapshot().values() {
+            let Value::Str(name) = k else {
+                return Err(Error::type_(format!(
+                    "keywords must be strings, not {}",
+                    k.a_type_name()
+                ))
+                .with_help(
+                    "`f(**d)` passes d's entries as `key=value`: d's keys name the parameters",
+                ));
+            };
+            if kw.iter().any(|(n, _)| n.as_str() == &**name) {
+                return Err(Error::value(format!(
+                    "keyword argument `{name}` given twice"
+                )));
+            }
+            kw.push((name.to_string(), v.clone()));
+        }
+        Ok(())
     }
 
     /// `sum(e)` / `mean(e)` of one positional argument: an elementwise `e` is
@@ -198,6 +239,12 @@ impl Interp {
                 self.call_def(def, Args::with_spans(def.name, pos, kw, span, pos_spans))
             }
             Value::Func(f) => self.call_function(&f, pos, kw, span),
+            Value::DType(d) => crate::builtins::python::call_dtype(
+                self,
+                d,
+                Args::with_spans(d.name(), pos, kw, span, pos_spans),
+            )
+            .map_err(|e| e.at(span)),
             Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
             other => Err(Error::type_(format!("{} is not callable", other.a_type_name())).at(span)),
         }
@@ -409,6 +456,7 @@ impl Interp {
                 "dtype" => return Ok(Value::DType(a.dtype())),
                 "device" => return Ok(Value::Device(a.device())),
                 "nbytes" => return Ok(Value::Int(a.nbytes() as i64)),
+                "itemsize" => return Ok(Value::Int(a.dtype().size() as i64)),
                 "T" => {
                     let def = super::eval::op_named("transpose")?;
                     return self.call_builtin(def, vec![recv.clone()], vec![], attr.span);
@@ -424,10 +472,18 @@ impl Interp {
         if let Some(def) = crate::containers::methods::method(&recv, name) {
             return Ok(Value::Method(Box::new(recv), def));
         }
-        if matches!(recv, Value::List(_) | Value::Dict(_)) {
+        if matches!(recv, Value::List(_) | Value::Dict(_) | Value::Str(_)) {
             return Err(self.no_attr(&recv, attr));
         }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
+            return Ok(Value::Method(Box::new(recv), def));
+        }
+        // Elementwise functions are methods of arrays: NumPy's `x.clip(0, 1)`,
+        // `x.round()`, PyTorch's `x.exp()`, `x.abs()`.
+        if let Value::Array(_) = &recv
+            && let Some(def) =
+                ops::lookup(name).filter(|d| matches!(d.kind, OpKind::Elementwise(_)))
+        {
             return Ok(Value::Method(Box::new(recv), def));
         }
         Err(self.no_attr(&recv, attr))
@@ -448,7 +504,10 @@ impl Interp {
         let mut out: Vec<String> = Vec::new();
         if let Value::Array(_) = v {
             out.extend(
-                ["shape", "size", "ndim", "dtype", "device", "nbytes", "T"].map(String::from),
+                [
+                    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T",
+                ]
+                .map(String::from),
             );
         }
         if let Value::Object(o) = v {

@@ -174,7 +174,10 @@ impl Interp {
             }
             ExprKind::Logic { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
+                // A comparison chain `a < x < b` is `(a < x) and (x < b)`
+                // sharing `x`: its operands overlap.
                 let word = match op {
+                    LogicOp::And if rhs.span.start < lhs.span.end => "chain",
                     LogicOp::And => "and",
                     LogicOp::Or => "or",
                 };
@@ -239,6 +242,13 @@ impl Interp {
                 }
             }
             ExprKind::Block(b) => self.eval_block_value(b),
+            ExprKind::Starred { double, .. } => Err(Error::new(
+                crate::ErrorKind::Syntax,
+                format!(
+                "`{}` unpacks only in a call's arguments (`f(*xs)`, `f(**d)`) or on the left of `=` (`a, *rest = xs`)",
+                if *double { "**" } else { "*" }
+            ))
+            .at(e.span)),
             ExprKind::Time(b) => {
                 crate::builtins::device::sync_all()?;
                 let t0 = std::time::Instant::now();
@@ -249,8 +259,22 @@ impl Interp {
         }
     }
 
+    /// The items of a tuple display; `*xs` puts in each item of xs (`t = 1, *xs`).
     fn eval_list(&mut self, items: &[Expr]) -> Result<Vec<Value>> {
-        items.iter().map(|x| self.eval(x)).collect()
+        let mut out = Vec::with_capacity(items.len());
+        for x in items {
+            match &x.kind {
+                ExprKind::Starred {
+                    expr,
+                    double: false,
+                } => {
+                    let v = self.eval(expr)?;
+                    out.extend(self.collect_items(v).map_err(|e| e.at(x.span))?);
+                }
+                _ => out.push(self.eval(x)?),
+            }
+        }
+        Ok(out)
     }
 
     /// The value of a `{ ... }` used as an expression: its last expression statement.
@@ -285,7 +309,9 @@ impl Interp {
         match ops::lookup(n) {
             Some(d)
                 if matches!(d.kind, OpKind::Elementwise(_))
-                    && args.iter().all(|a| a.name.is_none())
+                    && args.iter().all(|a| {
+                        a.name.is_none() && !matches!(a.value.kind, ExprKind::Starred { .. })
+                    })
                     && crate::ops::elementwise::alternate(d, args.len()).is_none() =>
             {
                 Ok(Callee::Fused(d))
@@ -495,6 +521,11 @@ impl Interp {
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Device(x), Value::Device(y)) => x == y,
             (Value::DType(x), Value::DType(y)) => x == y,
+            // NumPy's `x.dtype == "float32"`, `x.dtype == float`.
+            (Value::DType(d), other @ (Value::Str(_) | Value::Builtin(_)))
+            | (other @ (Value::Str(_) | Value::Builtin(_)), Value::DType(d)) => {
+                crate::ops::creation::dtype_arg(other).is_ok_and(|o| o == *d)
+            }
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,

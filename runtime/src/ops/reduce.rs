@@ -203,7 +203,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Value::Float(f) => Array::scalar(f),
         Value::Bool(b) => Array::scalar(b),
         // NumPy's `np.sum([1, 2, 3])`: a list or tuple is made an array first.
-        v @ (Value::List(_) | Value::Tuple(_)) => {
+        v @ (Value::List(_) | Value::Tuple(_) | Value::Range(..)) => {
             crate::array::create::value_to_array(&v, None, interp.float_x())?
         }
         v => {
