@@ -136,6 +136,16 @@ pub enum FnBodyKind {
 pub struct Param {
     pub name: Ident,
     pub default: Option<Expr>,
+    pub kind: ParamKind,
+}
+
+/// `x` (or `x=default`), `*args` (the extra positional arguments, a tuple)
+/// or `**kwargs` (the extra keyword arguments, a dict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Plain,
+    Star,
+    DoubleStar,
 }
 
 #[derive(Clone, Debug, PartialEq)]

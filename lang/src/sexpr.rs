@@ -69,9 +69,11 @@ fn list(head: &str, items: impl Iterator<Item = String>) -> String {
 }
 
 fn fn_body(f: &FnBody) -> String {
-    let params = f.params.iter().map(|p| match &p.default {
-        Some(d) => format!("({} {})", p.name.name, expr(d)),
-        None => p.name.name.clone(),
+    let params = f.params.iter().map(|p| match (&p.default, p.kind) {
+        (_, ParamKind::Star) => format!("*{}", p.name.name),
+        (_, ParamKind::DoubleStar) => format!("**{}", p.name.name),
+        (Some(d), _) => format!("({} {})", p.name.name, expr(d)),
+        (None, _) => p.name.name.clone(),
     });
     let body = match &f.body {
         FnBodyKind::Expr(e) => expr(e),

@@ -80,6 +80,7 @@ impl<'a> Parser<'a> {
         nl: bool,
     ) -> PResult<'a, FnBody> {
         let (rest, (params, _)) = self.seq(params_at, '(', Self::param, "a parameter name")?;
+        self.check_param_order(&params)?;
         let r = ws(rest, nl);
         let (rest, body) = if r.starts_with('{') {
             let (rest, b) = self.block(r)?;
@@ -109,8 +110,48 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `name` or `name=default`.
+    /// Python's order: one `*args` at most, one `**kwargs` at most and last.
+    fn check_param_order(&self, params: &[Param]) -> Result<(), Box<PErr>> {
+        let mut stars = 0;
+        for (k, p) in params.iter().enumerate() {
+            let bad = match p.kind {
+                ParamKind::Star => {
+                    stars += 1;
+                    (stars > 1).then_some("only one `*args` parameter is allowed")
+                }
+                ParamKind::DoubleStar => {
+                    (k + 1 != params.len()).then_some("`**kwargs` must be the last parameter")
+                }
+                ParamKind::Plain => None,
+            };
+            if let Some(msg) = bad {
+                return Err(Box::new(PErr {
+                    msg: msg.into(),
+                    span: p.name.span,
+                    help: Some("as in Python: fn f(a, b=1, *args, c=2, **kwargs)".into()),
+                    resume: p.name.span.start as usize,
+                    expected_expr: false,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// `name`, `name=default`, `*args` or `**kwargs`.
     fn param(&mut self, i: &'a str) -> PResult<'a, Param> {
+        for (prefix, kind) in [("**", ParamKind::DoubleStar), ("*", ParamKind::Star)] {
+            if let Some(after) = i.strip_prefix(prefix) {
+                let (rest, name) = self.ident(after, "a parameter name")?;
+                return Ok((
+                    rest,
+                    Param {
+                        name,
+                        default: None,
+                        kind,
+                    },
+                ));
+            }
+        }
         let (rest, name) = self.ident(i, "a parameter name")?;
         let r = ws(rest, true);
         if let Ok((after, "=")) = op_token(r) {
@@ -120,6 +161,7 @@ impl<'a> Parser<'a> {
                 Param {
                     name,
                     default: Some(d),
+                    kind: ParamKind::Plain,
                 },
             ));
         }
@@ -128,6 +170,7 @@ impl<'a> Parser<'a> {
             Param {
                 name,
                 default: None,
+                kind: ParamKind::Plain,
             },
         ))
     }

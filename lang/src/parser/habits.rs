@@ -134,7 +134,11 @@ impl<'a> Parser<'a> {
                 default = Some(d);
                 r2 = ws(r3, nl);
             }
-            params.push(Param { name, default });
+            params.push(Param {
+                name,
+                default,
+                kind: ParamKind::Plain,
+            });
             rest = match r2.strip_prefix(',') {
                 Some(a) => ws(a, nl),
                 None if r2.starts_with(':') => r2,

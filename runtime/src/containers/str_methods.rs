@@ -675,3 +675,152 @@ fn format_field(
         ))),
     }
 }
+
+/// Python's printf-style `fmt % args`: `%d %i %u %f %F %e %E %g %G %x %X %o
+/// %c %s %r %%` with flags `- + space # 0`, a width and a precision (`*`
+/// not supported); `args` is a tuple of values or one value.
+pub(crate) fn percent_format(fmt: &str, args: &Value) -> Result<String> {
+    let vals: Vec<Value> = match args {
+        Value::Tuple(t) => t.to_vec(),
+        v => vec![v.clone()],
+    };
+    let mut next = 0usize;
+    let mut out = String::with_capacity(fmt.len());
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut flags = String::new();
+        while let Some(&f) = chars.peek().filter(|f| "-+ #0".contains(**f)) {
+            flags.push(f);
+            chars.next();
+        }
+        let mut width = String::new();
+        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            width.push(d);
+            chars.next();
+        }
+        let mut precision = None;
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            let mut p = String::new();
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                p.push(d);
+                chars.next();
+            }
+            precision = Some(if p.is_empty() { "0".to_string() } else { p });
+        }
+        let Some(ty) = chars.next() else {
+            return Err(
+                Error::value("`%` formatting: the text ends in the middle of a `%` field")
+                    .with_help("write `%%` for a percent sign"),
+            );
+        };
+        if ty == '%' {
+            out.push('%');
+            continue;
+        }
+        if matches!(ty, '(' | '*') {
+            return Err(Error::value(format!(
+                "`%` formatting: `%{ty}...` fields are not supported"
+            ))
+            .with_help("use an f-string: f\"{name:.3f}\""));
+        }
+        let v = vals.get(next).ok_or_else(|| {
+            Error::type_(format!(
+                "`%` formatting: not enough values for the fields ({} given)",
+                vals.len()
+            ))
+        })?;
+        next += 1;
+        out.push_str(&percent_field(&flags, &width, precision.as_deref(), ty, v)?);
+    }
+    if next < vals.len() {
+        return Err(Error::type_(format!(
+            "`%` formatting: {} values given but the text has {next} fields",
+            vals.len()
+        ))
+        .with_help("to format a tuple as one value, wrap it: \"%s\" % (t,)"));
+    }
+    Ok(out)
+}
+
+/// One `%` field, through the format-spec mini-language of f-strings.
+fn percent_field(
+    flags: &str,
+    width: &str,
+    precision: Option<&str>,
+    ty: char,
+    v: &Value,
+) -> Result<String> {
+    let mut spec = String::new();
+    let zero = flags.contains('0') && !flags.contains('-');
+    if !zero {
+        spec.push(if flags.contains('-') { '<' } else { '>' });
+    }
+    if flags.contains('+') {
+        spec.push('+');
+    } else if flags.contains(' ') {
+        spec.push(' ');
+    }
+    if flags.contains('#') {
+        spec.push('#');
+    }
+    if zero {
+        spec.push('0');
+    }
+    spec.push_str(width);
+    let text_of = |s: String| -> Result<String> {
+        let mut t = s;
+        if let Some(p) = precision.and_then(|p| p.parse::<usize>().ok()) {
+            t = t.chars().take(p).collect();
+        }
+        crate::pyformat::format_value(&Value::str(t), &spec)
+    };
+    match ty {
+        's' => text_of(to_text(v)),
+        'r' | 'a' => text_of(repr(v)),
+        'c' => match v {
+            Value::Int(k) => text_of(
+                u32::try_from(*k)
+                    .ok()
+                    .and_then(char::from_u32)
+                    .map(String::from)
+                    .unwrap_or_default(),
+            ),
+            Value::Str(s) if s.chars().count() == 1 => text_of(s.to_string()),
+            other => Err(Error::type_(format!(
+                "`%c` needs an int or one character, not {}",
+                other.a_type_name()
+            ))),
+        },
+        'd' | 'i' | 'u' | 'x' | 'X' | 'o' => {
+            // Python's %d truncates a float.
+            let n = match v {
+                Value::Float(f) if f.is_finite() => Value::Int(f.trunc() as i64),
+                Value::Bool(b) => Value::Int(*b as i64),
+                v => v.clone(),
+            };
+            let t = if matches!(ty, 'i' | 'u') { 'd' } else { ty };
+            spec.push(t);
+            crate::pyformat::format_value(&n, &spec)
+        }
+        'f' | 'F' | 'e' | 'E' | 'g' | 'G' => {
+            spec.push('.');
+            spec.push_str(precision.unwrap_or("6"));
+            spec.push(ty);
+            let x = match v {
+                Value::Int(k) => Value::Float(*k as f64),
+                Value::Bool(b) => Value::Float(*b as i64 as f64),
+                v => v.clone(),
+            };
+            crate::pyformat::format_value(&x, &spec)
+        }
+        other => Err(
+            Error::value(format!("`%` formatting: unknown conversion `%{other}`"))
+                .with_help("conversions: %d %f %e %g %x %o %c %s %r %%"),
+        ),
+    }
+}

@@ -159,6 +159,72 @@ impl Interp {
         self.call_value_spanned(callee, pos, pos_spans, kw, span)
     }
 
+    /// The value given for each parameter of `f` (`None`: use its default):
+    /// positional arguments fill the parameters before `*args` in order, the
+    /// rest go to `*args` (a tuple); keywords fill parameters by name, unknown
+    /// ones go to `**kwargs` (a dict), as Python binds them.
+    fn bind_arguments(
+        f: &Function,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+    ) -> Result<Vec<Option<Value>>> {
+        let params = &f.def.params;
+        let star = params.iter().position(|p| p.kind == ParamKind::Star);
+        let kwstar = params.iter().position(|p| p.kind == ParamKind::DoubleStar);
+        let slots = star.unwrap_or(kwstar.unwrap_or(params.len()));
+        let mut given: Vec<Option<Value>> = vec![None; params.len()];
+        let mut pos = pos.into_iter();
+        for (k, v) in pos.by_ref().take(slots).enumerate() {
+            given[k] = Some(v);
+        }
+        let extra: Vec<Value> = pos.collect();
+        match star {
+            Some(s) => given[s] = Some(Value::tuple(extra)),
+            None if !extra.is_empty() => {
+                return Err(Error::value(format!(
+                    "{}() takes {} argument{} but {} were given",
+                    f.name,
+                    slots,
+                    if slots == 1 { "" } else { "s" },
+                    slots + extra.len()
+                )));
+            }
+            None => {}
+        }
+        let extra_kw = kwstar.map(|_| crate::containers::Dict::new());
+        for (k, v) in kw {
+            let plain = params
+                .iter()
+                .position(|p| p.name.name == k && p.kind == ParamKind::Plain);
+            match plain {
+                Some(i) if given[i].is_some() => {
+                    return Err(Error::value(format!(
+                        "{}() got `{k}` both by position and by keyword",
+                        f.name
+                    )));
+                }
+                Some(i) => given[i] = Some(v),
+                None if extra_kw.is_some() => {
+                    if let Some(d) = &extra_kw {
+                        d.insert(Value::str(k), v)?;
+                    }
+                }
+                None => {
+                    let mut e = Error::value(format!(
+                        "{}() got an unexpected keyword argument `{k}`",
+                        f.name
+                    ));
+                    e.help = did_you_mean(&k, params.iter().map(|p| p.name.name.as_str()));
+                    return Err(e);
+                }
+            }
+        }
+        if let (Some(s), Some(d)) = (kwstar, extra_kw) {
+            given[s] = Some(Value::Dict(d));
+        }
+        Ok(given)
+    }
+
     /// `f(**d)`: the entries of a dict with string keys as keyword arguments.
     fn unpack_keywords(&self, v: Value, kw: &mut Vec<(String, Value)>) -> Result<()> {
         let Value::Dict(d) = v else {
@@ -309,43 +375,11 @@ impl Interp {
             .at(span));
         }
         let params = &f.def.params;
-        if pos.len() > params.len() {
-            return Err(Error::value(format!(
-                "{}() takes {} argument{} but {} were given",
-                f.name,
-                params.len(),
-                if params.len() == 1 { "" } else { "s" },
-                pos.len()
-            ))
-            .at(span));
-        }
+        let given = Self::bind_arguments(f, pos, kw).map_err(|e| e.at(span))?;
         // Room for the parameters and a few locals: one allocation.
         let room = f.captured.len() + params.len() + 4;
         let mut frame = FxHashMap::with_capacity_and_hasher(room, Default::default());
         frame.extend(f.captured.iter().cloned());
-        let mut given: Vec<Option<Value>> = pos.into_iter().map(Some).collect();
-        given.resize(params.len(), None);
-        for (k, v) in kw {
-            match params.iter().position(|p| p.name.name == k) {
-                Some(i) if given[i].is_some() => {
-                    return Err(Error::value(format!(
-                        "{}() got `{k}` both by position and by keyword",
-                        f.name
-                    ))
-                    .at(span));
-                }
-                Some(i) => given[i] = Some(v),
-                None => {
-                    let mut e = Error::value(format!(
-                        "{}() got an unexpected keyword argument `{k}`",
-                        f.name
-                    ))
-                    .at(span);
-                    e.help = did_you_mean(&k, params.iter().map(|p| p.name.name.as_str()));
-                    return Err(e);
-                }
-            }
-        }
         if given.iter().all(Option::is_some) {
             // Every parameter given: no default to evaluate, bind them directly.
             for (p, v) in params.iter().zip(given.into_iter().flatten()) {

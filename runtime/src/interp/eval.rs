@@ -407,9 +407,20 @@ impl Interp {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
                         let eq = self.values_equal(&lv, &rv);
-                        match op {
-                            CmpOp::Eq => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
-                            CmpOp::Ne => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
+                        match (op, &lv, &rv) {
+                            (CmpOp::Eq, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
+                            (CmpOp::Ne, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
+                            // Strings order by code points, as Python's.
+                            (_, Value::Str(a), Value::Str(b)) => {
+                                let o = a.cmp(b);
+                                let r = match op {
+                                    CmpOp::Lt => o.is_lt(),
+                                    CmpOp::Le => o.is_le(),
+                                    CmpOp::Gt => o.is_gt(),
+                                    _ => o.is_ge(),
+                                };
+                                Ok(Ok(EwNode::Leaf(Operand::Bool(r))))
+                            }
                             _ => Err(Error::type_(format!(
                                 "`{}` is not defined between {} and {}",
                                 op.symbol(),
@@ -620,6 +631,9 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             crate::array::alloc::check_budget(a.len() + b.len(), 1, "bytes of text")?;
             Ok(Value::str(format!("{a}{b}")))
         }
+        (BinOp::Mod, Value::Str(fmt), args) => Ok(Value::str(
+            crate::containers::str_methods::percent_format(fmt, args)?,
+        )),
         (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(joined(a, b)?)),
         (BinOp::Add, Value::List(a), Value::List(b)) => {
             let (a, b) = (a.snapshot(), b.snapshot());
