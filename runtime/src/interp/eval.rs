@@ -541,6 +541,26 @@ impl Interp {
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
             (Value::Float(x), Value::Float(y)) => x == y,
+            // A 0-d array is NumPy's scalar: it equals a number or another
+            // 0-d array of the same value (`losses.index(min(losses))`).
+            (Value::Array(x), Value::Array(y)) if x.ndim() == 0 && y.ndim() == 0 => {
+                x.same_as(y)
+                    || scalar_value(x)
+                        .zip(scalar_value(y))
+                        .is_some_and(|(p, q)| p == q)
+            }
+            (Value::Array(x), n @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)))
+            | (n @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)), Value::Array(x))
+                if x.ndim() == 0 =>
+            {
+                let q = match n {
+                    Value::Int(i) => *i as f64,
+                    Value::Float(f) => *f,
+                    Value::Bool(b) => *b as i64 as f64,
+                    _ => f64::NAN,
+                };
+                scalar_value(x) == Some(q)
+            }
             // Arrays in containers compare by identity (their `==` is elementwise).
             (Value::Array(x), Value::Array(y)) => x.same_as(y),
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
@@ -593,6 +613,11 @@ impl Interp {
             _ => true,
         })
     }
+}
+
+/// The value of a 0-d array as a float (`None` when it cannot be read).
+fn scalar_value(x: &crate::array::Array) -> Option<f64> {
+    x.to_host().ok()?.get_f64(0).ok()
 }
 
 pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
