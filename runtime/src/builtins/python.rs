@@ -1,6 +1,7 @@
 //! Python's own builtins that NumPy users call without thinking: `isinstance`
 //! (with Python's type names and `array`), `reversed`, `chr`, `ord`, `hex`,
-//! `bin`, `oct`, and calling a dtype (`bool(x)` is Python's truth;
+//! `bin`, `oct`, `map`, `filter` (lists: gcalc has no lazy iterators), and
+//! calling a dtype (`bool(x)` is Python's truth;
 //! `float32(x)` NumPy's scalar constructor).
 
 use crate::dtype::DType;
@@ -21,6 +22,18 @@ pub static OPS: &[OpDef] = &[
         "reversed(xs)",
         "A new list of the items of a list, tuple, range or string (an array: its rows) in reverse order.",
         reversed
+    ),
+    builtin!(
+        "map",
+        "map(f, xs, ...)",
+        "A list of f(x) for each item x (with several sequences, f(x, y, ...) as long as the shortest), as Python's map made a list.",
+        map
+    ),
+    builtin!(
+        "filter",
+        "filter(f, xs)",
+        "A list of the items x of xs for which f(x) is true (f = none: the true items), as Python's filter made a list.",
+        filter
     ),
     builtin!(
         "chr",
@@ -129,6 +142,116 @@ fn reversed(i: &mut Interp, mut a: Args) -> Result<Value> {
     let mut items = i.collect_items(xs)?;
     items.reverse();
     Ok(Value::list(items))
+}
+
+fn map(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let f = a.req("f")?;
+    let seqs = a.rest();
+    let span = a.span;
+    a.finish()?;
+    if seqs.is_empty() {
+        return Err(
+            Error::value("map() needs a function and at least one sequence")
+                .with_help("map(f, xs) gives [f(x) for x in xs]"),
+        );
+    }
+    let mut lists = Vec::with_capacity(seqs.len());
+    for s in seqs {
+        lists.push(i.collect_items(s)?);
+    }
+    let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+    let mut out = Vec::with_capacity(n);
+    for k in 0..n {
+        i.check_interrupt()?;
+        let args = lists.iter().map(|l| l[k].clone()).collect();
+        out.push(i.call_value(f.clone(), args, vec![], span)?);
+    }
+    Ok(Value::list(out))
+}
+
+fn filter(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let f = a.req("f")?;
+    let xs = a.req("xs")?;
+    let span = a.span;
+    a.finish()?;
+    let mut out = Vec::new();
+    for x in i.collect_items(xs)? {
+        i.check_interrupt()?;
+        let keep = match &f {
+            Value::None => x.clone(),
+            f => i.call_value(f.clone(), vec![x.clone()], vec![], span)?,
+        };
+        if i.truthy(&keep)? {
+            out.push(x);
+        }
+    }
+    Ok(Value::list(out))
+}
+
+/// Python's `max(xs, key=f)` / `min(xs, key=f)` (also of several
+/// positional values, and `default=` for an empty sequence): the first item
+/// whose key is largest (smallest). Keys are numbers or strings.
+pub(crate) fn extreme_by_key(i: &mut Interp, want_max: bool, mut a: Args) -> Result<Value> {
+    let name = if want_max { "max" } else { "min" };
+    let key = a.kw("key");
+    let default = a.kw("default");
+    let span = a.span;
+    let pos = a.rest();
+    a.finish()?;
+    let items = match <[Value; 1]>::try_from(pos) {
+        Ok([one]) => i.collect_items(one)?,
+        Err(several) => several,
+    };
+    let mut best: Option<(Value, Value)> = None;
+    for x in items {
+        let k = match &key {
+            None | Some(Value::None) => x.clone(),
+            Some(f) => i.call_value(f.clone(), vec![x.clone()], vec![], span)?,
+        };
+        let better = match &best {
+            None => true,
+            Some((_, bk)) => {
+                let o = compare_keys(&k, bk, name)?;
+                if want_max { o.is_gt() } else { o.is_lt() }
+            }
+        };
+        if better {
+            best = Some((x, k));
+        }
+    }
+    match (best, default) {
+        (Some((x, _)), _) => Ok(x),
+        (None, Some(d)) => Ok(d),
+        (None, None) => Err(Error::value(format!("{name}() of an empty sequence"))
+            .with_help(format!("give {name}(xs, key=f, default=v) a default"))),
+    }
+}
+
+/// The order of two keys of `max`/`min`: numbers (0-d arrays too) or strings.
+fn compare_keys(a: &Value, b: &Value, name: &str) -> Result<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if let (Value::Str(x), Value::Str(y)) = (a, b) {
+        return Ok(x.cmp(y));
+    }
+    let num = |v: &Value| -> Option<f64> {
+        match v {
+            Value::Int(k) => Some(*k as f64),
+            Value::Float(f) => Some(*f),
+            Value::Bool(b) => Some(*b as i64 as f64),
+            Value::Array(x) if x.size() == 1 => x.to_host().ok()?.get_f64(0).ok(),
+            _ => None,
+        }
+    };
+    match (num(a), num(b)) {
+        // A nan key compares false both ways, as in Python: the earlier item stays.
+        (Some(x), Some(y)) => Ok(x.partial_cmp(&y).unwrap_or(Ordering::Equal)),
+        _ => Err(Error::type_(format!(
+            "{name}(): cannot order keys {} and {}",
+            a.a_type_name(),
+            b.a_type_name()
+        ))
+        .with_help("key= must give numbers or strings")),
+    }
 }
 
 fn int_of(a: &mut Args, name: &str) -> Result<i64> {

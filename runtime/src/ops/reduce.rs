@@ -298,6 +298,9 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
     if let Some(r) = python_builtin(op, &args) {
         return r;
     }
+    if matches!(op, ReduceOp::Max | ReduceOp::Min) && args.kw.iter().any(|(k, _)| k == "key") {
+        return crate::builtins::python::extreme_by_key(interp, op == ReduceOp::Max, args);
+    }
     let name = op.name();
     let x = match args.req("x")? {
         Value::Array(a) => a,
