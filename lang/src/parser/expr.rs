@@ -615,6 +615,27 @@ impl<'a> Parser<'a> {
             return Err(self.expected_expr(r));
         };
         let span = self.span_from(start, rest);
+        let text = text.replace('_', "");
+        let radix = match text.get(..2) {
+            Some("0x" | "0X") => Some(16),
+            Some("0o" | "0O") => Some(8),
+            Some("0b" | "0B") => Some(2),
+            _ => None,
+        };
+        if let Some(radix) = radix {
+            return match i64::from_str_radix(&text[2..], radix) {
+                Ok(v) => Ok((rest, boxed(ExprKind::Int(v), span))),
+                Err(_) => {
+                    let mut d = crate::Diagnostic::syntax(
+                        format!("integer literal `{text}` is too large for int64"),
+                        span,
+                    );
+                    d.help = Some(format!("the largest int64 is {:#x}", i64::MAX));
+                    self.diags.push(d);
+                    Ok((rest, boxed(ExprKind::Int(0), span)))
+                }
+            };
+        }
         let float = || {
             let mut t = text.replace(".e", ".0e").replace(".E", ".0E");
             if t.ends_with('.') {

@@ -222,6 +222,17 @@ impl<'a> Parser<'a> {
         if let Some(after) = keyword(i, "set") {
             return self.set_stmt(after, in_block);
         }
+        // Python's `pass` alone: a statement that does nothing (`if c { pass }`).
+        if let Some(after) = keyword(i, "pass").filter(|a| at_end(ws(a, false), in_block)) {
+            let span = self.span_from(start, after);
+            return Ok((
+                after,
+                StmtKind::Expr(Expr {
+                    kind: ExprKind::None,
+                    span,
+                }),
+            ));
+        }
         if let Some(after) = python_statement(i, "assert", in_block) {
             let at = ws(after, false);
             let (r, cond) = self.operand(after, false, "assert", Self::expr)?;
@@ -274,6 +285,11 @@ impl<'a> Parser<'a> {
             Ok((after, "=")) => {
                 let target = self.to_target(lhs)?;
                 let (rest, value) = self.rhs(after, "=")?;
+                let r2 = ws(rest, false);
+                if let Ok((_, "=")) = op_token(r2) {
+                    let e = self.err_at(r2, "gcalc has no chained assignment `a = b = value`");
+                    return Err(e.help("assign once and copy the name: `b = value; a = b`"));
+                }
                 Ok((rest, StmtKind::Assign { target, value }))
             }
             Ok((after, tok)) if aug_op(tok).is_some() => {
