@@ -503,6 +503,26 @@ impl Interp {
         {
             return Ok(v);
         }
+        // NumPy's `x.dtype.name`, `.itemsize`, `.kind`.
+        if let Value::DType(d) = &recv {
+            match name {
+                "name" => return Ok(Value::str(d.name())),
+                "itemsize" => return Ok(Value::Int(d.size() as i64)),
+                "kind" => {
+                    let kind = if d.is_float() {
+                        "f"
+                    } else if d.is_int() {
+                        "i"
+                    } else if d.is_bool() {
+                        "b"
+                    } else {
+                        "c"
+                    };
+                    return Ok(Value::str(kind));
+                }
+                _ => {}
+            }
+        }
         if let Some(def) = crate::containers::methods::method(&recv, name) {
             return Ok(Value::Method(Box::new(recv), def));
         }
@@ -546,6 +566,9 @@ impl Interp {
         }
         if let Value::Object(o) = v {
             out.extend(o.attr_names());
+        }
+        if let Value::DType(_) = v {
+            out.extend(["name", "itemsize", "kind"].map(String::from));
         }
         out.extend(
             crate::containers::methods::method_names(v)
