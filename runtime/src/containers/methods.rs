@@ -85,6 +85,16 @@ pub static LIST_METHODS: &[OpDef] = &[
     method_def!("clear", "xs.clear()", "Remove every item.", list_clear),
 ];
 
+pub static TUPLE_METHODS: &[OpDef] = &[
+    method_def!(
+        "index",
+        "t.index(x, start=0, stop=len(t))",
+        "The position of the first item equal to x; an error if there is none.",
+        index
+    ),
+    method_def!("count", "t.count(x)", "How many items equal x.", count),
+];
+
 pub static DICT_METHODS: &[OpDef] = &[
     method_def!(
         "keys",
@@ -181,6 +191,7 @@ pub fn method(recv: &Value, name: &str) -> Option<&'static OpDef> {
     let table = match recv {
         Value::List(_) => LIST_METHODS,
         Value::Dict(_) => DICT_METHODS,
+        Value::Tuple(_) => TUPLE_METHODS,
         Value::Str(_) => super::str_methods::STR_METHODS,
         Value::Array(_) => super::array_methods::ARRAY_METHODS,
         _ => return None,
@@ -193,6 +204,7 @@ pub fn method_names(recv: &Value) -> Vec<&'static str> {
     match recv {
         Value::List(_) => LIST_METHODS.iter().map(|d| d.name).collect(),
         Value::Dict(_) => DICT_METHODS.iter().map(|d| d.name).collect(),
+        Value::Tuple(_) => TUPLE_METHODS.iter().map(|d| d.name).collect(),
         Value::Str(_) => super::str_methods::STR_METHODS
             .iter()
             .map(|d| d.name)
@@ -308,10 +320,22 @@ fn remove(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
+/// The items of the list or tuple a method (`index`, `count`) is called on.
+fn this_items(a: &mut Args) -> Result<(std::sync::Arc<crate::nested::Items>, &'static str)> {
+    let v = a.req("self")?;
+    let kind = if matches!(v, Value::Tuple(_)) {
+        "tuple"
+    } else {
+        "list"
+    };
+    v.seq_items()
+        .map(|items| (items, kind))
+        .ok_or_else(|| Error::internal(format!("sequence method called on {}", v.a_type_name())))
+}
+
 fn index(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let l = this_list(&mut a)?;
+    let (items, kind) = this_items(&mut a)?;
     let x = a.req("x")?;
-    let items = l.snapshot();
     let n = items.len() as i64;
     let bound = |v: Option<Value>, default: i64| -> Result<usize> {
         let k = match v {
@@ -326,17 +350,16 @@ fn index(i: &mut Interp, mut a: Args) -> Result<Value> {
     match find(i, &items, &x, start, stop) {
         Some(k) => Ok(Value::Int(k as i64)),
         None => Err(Error::value(format!(
-            "{} is not in the list",
+            "{} is not in the {kind}",
             crate::display::repr(&x)
         ))),
     }
 }
 
 fn count(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let l = this_list(&mut a)?;
+    let (items, _) = this_items(&mut a)?;
     let x = a.req("x")?;
     a.finish()?;
-    let items = l.snapshot();
     let n = items.iter().filter(|v| i.values_equal(v, &x)).count();
     Ok(Value::Int(n as i64))
 }
