@@ -322,7 +322,8 @@ fn oct(_: &mut Interp, a: Args) -> Result<Value> {
 
 /// A dtype called as a function: `bool(x)` is Python's truth of x (`bool()`
 /// is false); `float32(x)`, `int64(x)`... are NumPy's scalar constructors:
-/// x as a 0-d array (an array or list: cast) of that dtype.
+/// x as a 0-d array (an array or list: cast) of that dtype, on x's device
+/// (a number or list: where new arrays go).
 pub(crate) fn call_dtype(i: &mut Interp, d: DType, mut a: Args) -> Result<Value> {
     let x = a.opt("x")?;
     a.finish()?;
@@ -347,7 +348,11 @@ pub(crate) fn call_dtype(i: &mut Interp, d: DType, mut a: Args) -> Result<Value>
     };
     let arr = match &x {
         Value::Array(arr) => arr.astype(d)?,
-        v => crate::array::create::value_to_array(v, Some(d), i.float_x())?,
+        // Where new arrays go, as `array(...)` puts them.
+        v => {
+            let host = crate::array::create::value_to_array(v, Some(d), i.float_x())?;
+            crate::backend::to_device(&host, i.default_device())?
+        }
     };
     Ok(Value::Array(arr))
 }
