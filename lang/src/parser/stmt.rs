@@ -234,8 +234,16 @@ impl<'a> Parser<'a> {
             ));
         }
         if let Some(after) = python_statement(i, "assert", in_block) {
-            let at = ws(after, false);
             let (r, cond) = self.operand(after, false, "assert", Self::expr)?;
+            if matches!(&cond.kind, ExprKind::Tuple(t) if !t.is_empty()) {
+                return Err(Box::new(PErr {
+                    msg: "`assert (cond, msg)` is always true: a tuple is never empty".into(),
+                    span: cond.span,
+                    help: Some("drop the parentheses: `assert cond, msg`".into()),
+                    resume: cond.span.start as usize,
+                    expected_expr: false,
+                }));
+            }
             let r2 = ws(r, false);
             if let Some(after_comma) = r2.strip_prefix(',') {
                 let (rest, msg) = self.operand(after_comma, false, "assert ... ,", Self::expr)?;
@@ -247,7 +255,6 @@ impl<'a> Parser<'a> {
                     },
                 ));
             }
-            let _ = at;
             return Ok((r, StmtKind::Assert { cond, msg: None }));
         }
         if let Some(after) = python_statement(i, "del", in_block) {
