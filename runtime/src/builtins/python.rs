@@ -105,6 +105,25 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
     })
 }
 
+/// Whether `name`, a type as `type(x)` names it, is the type `t`:
+/// `type(x) == int`, `type(x) == list` compare as in Python.
+pub(crate) fn type_name_is(name: &str, t: &Value) -> bool {
+    let samples = [
+        Value::Int(0),
+        Value::Float(0.0),
+        Value::str(""),
+        Value::list(Vec::new()),
+        Value::tuple(Vec::new()),
+        Value::Dict(crate::containers::Dict::new()),
+        Value::Range(0, 0, 1),
+        Value::Array(crate::array::Array::scalar(0.0f32)),
+    ];
+    samples
+        .iter()
+        .filter(|s| s.type_name() == name)
+        .any(|s| is_instance(s, t).unwrap_or(false))
+}
+
 fn isinstance(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
     let t = a.req("types")?;

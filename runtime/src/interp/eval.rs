@@ -532,6 +532,10 @@ impl Interp {
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Device(x), Value::Device(y)) => x == y,
             (Value::DType(x), Value::DType(y)) => x == y,
+            // Python's `type(x) == int` (type() gives the type's name).
+            (Value::Str(s), t @ Value::Builtin(_)) | (t @ Value::Builtin(_), Value::Str(s)) => {
+                crate::builtins::python::type_name_is(s, t)
+            }
             // NumPy's `x.dtype == "float32"`, `x.dtype == float`.
             (Value::DType(d), other @ (Value::Str(_) | Value::Builtin(_)))
             | (other @ (Value::Str(_) | Value::Builtin(_)), Value::DType(d)) => {
