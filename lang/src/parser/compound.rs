@@ -111,7 +111,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Python's order: one `*args` at most, one `**kwargs` at most and last.
-    fn check_param_order(&self, params: &[Param]) -> Result<(), Box<PErr>> {
+    pub(crate) fn check_param_order(&self, params: &[Param]) -> Result<(), Box<PErr>> {
         let mut stars = 0;
         for (k, p) in params.iter().enumerate() {
             let bad = match p.kind {

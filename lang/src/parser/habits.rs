@@ -102,6 +102,7 @@ impl<'a> Parser<'a> {
         let mut rest = ws(after, nl);
         loop {
             if let Some(body) = rest.strip_prefix(':') {
+                self.check_param_order(&params)?;
                 let (r, e) = self.operand(body, nl, "lambda ...:", Self::expr)?;
                 let span = self.span_from(start, r);
                 let func = FnBody {
@@ -117,7 +118,15 @@ impl<'a> Parser<'a> {
                     },
                 )));
             }
-            let Ok((r, w)) = lexical::word(rest) else {
+            // `lambda *args, **kw: ...`
+            let (kind, at) = if let Some(a) = rest.strip_prefix("**") {
+                (ParamKind::DoubleStar, a)
+            } else if let Some(a) = rest.strip_prefix('*') {
+                (ParamKind::Star, a)
+            } else {
+                (ParamKind::Plain, rest)
+            };
+            let Ok((r, w)) = lexical::word(at) else {
                 return Ok(None);
             };
             if lexical::is_keyword(w) {
@@ -125,7 +134,7 @@ impl<'a> Parser<'a> {
             }
             let name = Ident {
                 name: w.to_string(),
-                span: self.span_from(self.pos(rest), r),
+                span: self.span_from(self.pos(at), r),
             };
             let mut r2 = ws(r, nl);
             let mut default = None;
@@ -137,7 +146,7 @@ impl<'a> Parser<'a> {
             params.push(Param {
                 name,
                 default,
-                kind: ParamKind::Plain,
+                kind,
             });
             rest = match r2.strip_prefix(',') {
                 Some(a) => ws(a, nl),

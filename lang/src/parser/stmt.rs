@@ -363,23 +363,7 @@ impl<'a> Parser<'a> {
     /// An item of `e1, e2, ...`: an expression, or `*name` (a starred
     /// target `a, *rest = xs`, or unpacked into a tuple `t = 1, *xs`).
     fn list_item(&mut self, i: &'a str) -> PResult<'a, Expr> {
-        let r = ws(i, false);
-        if let Some(after) = r.strip_prefix('*').filter(|a| !a.starts_with(['*', '='])) {
-            let start = self.pos(r);
-            let (rest, inner) = self.operand(after, false, "*", Self::expr)?;
-            let span = self.span_from(start, rest);
-            return Ok((
-                rest,
-                Expr {
-                    kind: ExprKind::Starred {
-                        expr: Box::new(inner),
-                        double: false,
-                    },
-                    span,
-                },
-            ));
-        }
-        self.expr(i, false)
+        self.star_or_expr(i, false)
     }
 
     /// Turn the left side of `=` into an assignment target.
