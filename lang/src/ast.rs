@@ -59,6 +59,12 @@ pub enum StmtKind {
     },
     /// `del x`, `del d[k]`, `del xs[i]`, `del a, b`.
     Del(Vec<Target>),
+    /// `raise ValueError("msg")`: stop with an error of that class (gcalc
+    /// has no `try`, so nothing catches it).
+    Raise {
+        class: Option<Ident>,
+        msg: Option<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

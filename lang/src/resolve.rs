@@ -164,6 +164,12 @@ impl<'a> Walker<'a> {
                     self.expr(m);
                 }
             }
+            // The class of `raise ValueError(msg)` is a name, not a read.
+            StmtKind::Raise { msg, .. } => {
+                if let Some(m) = msg {
+                    self.expr(m);
+                }
+            }
             // `del x` needs x bound; `del d[k]` reads d and k.
             StmtKind::Del(targets) => targets.iter().for_each(|t| match t {
                 Target::Name(id) => self.read(&id.name, id.span, None),

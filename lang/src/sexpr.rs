@@ -39,6 +39,11 @@ pub fn stmt(s: &Stmt) -> String {
         StmtKind::Assert { cond, msg: None } => format!("(assert {})", expr(cond)),
         StmtKind::Assert { cond, msg: Some(m) } => format!("(assert {} {})", expr(cond), expr(m)),
         StmtKind::Del(targets) => list("del", targets.iter().map(target)),
+        StmtKind::Raise { class, msg } => format!(
+            "(raise {} {})",
+            class.as_ref().map_or("_", |c| c.name.as_str()),
+            opt(msg)
+        ),
     }
 }
 

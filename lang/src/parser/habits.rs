@@ -35,7 +35,6 @@ const PYTHON_ONLY: &[(&str, &str)] = &[
         "gcalc has no exceptions: an error stops the statement and says why",
     ),
     ("with", "gcalc has no `with`; `time { ... }` times a block"),
-    ("raise", "gcalc has no exceptions"),
     (
         "global",
         "a function reads the session's variables; it returns what it changes",

@@ -257,6 +257,46 @@ impl<'a> Parser<'a> {
             }
             return Ok((r, StmtKind::Assert { cond, msg: None }));
         }
+        if let Some(after) = python_statement(i, "raise", in_block) {
+            let (rest, e) = self.expr(after, false)?;
+            let span = e.span;
+            let kind = match e.kind {
+                // `raise ValueError("msg")`, `raise ValueError`.
+                ExprKind::Call { func, mut args }
+                    if args.len() <= 1 && args.iter().all(|a| a.name.is_none()) =>
+                {
+                    let fspan = func.span;
+                    match func.kind {
+                        ExprKind::Name(name) => StmtKind::Raise {
+                            class: Some(Ident { name, span: fspan }),
+                            msg: args.pop().map(|a| a.value),
+                        },
+                        fkind => StmtKind::Raise {
+                            class: None,
+                            msg: Some(Expr {
+                                kind: ExprKind::Call {
+                                    func: Box::new(Expr {
+                                        kind: fkind,
+                                        span: fspan,
+                                    }),
+                                    args,
+                                },
+                                span,
+                            }),
+                        },
+                    }
+                }
+                ExprKind::Name(name) => StmtKind::Raise {
+                    class: Some(Ident { name, span: e.span }),
+                    msg: None,
+                },
+                kind => StmtKind::Raise {
+                    class: None,
+                    msg: Some(Expr { kind, span: e.span }),
+                },
+            };
+            return Ok((rest, kind));
+        }
         if let Some(after) = python_statement(i, "del", in_block) {
             let (rest, e) = self.expr_list(after)?;
             let items = match e.kind {

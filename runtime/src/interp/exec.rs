@@ -115,6 +115,13 @@ impl Interp {
                 };
                 Err(Error::new(crate::ErrorKind::Assertion, text).at(cond.span))
             }
+            StmtKind::Raise { class, msg } => {
+                let text = match msg {
+                    Some(m) => crate::display::to_text(&self.eval(m)?),
+                    None => String::new(),
+                };
+                Err(raised(class.as_ref().map(|c| c.name.as_str()), text).at(s.span))
+            }
             StmtKind::Del(targets) => {
                 for t in targets {
                     self.delete(t)?;
@@ -441,4 +448,29 @@ impl Interp {
             text: text.to_string(),
         });
     }
+}
+
+/// The error `raise Class(text)` stops with: Python's exception classes as
+/// the error kinds they match; any other class (`RuntimeError`, one of the
+/// program's own) named before its message.
+fn raised(class: Option<&str>, text: String) -> Error {
+    use crate::ErrorKind as K;
+    let kind = match class {
+        Some("ValueError") => Some(K::Value),
+        Some("TypeError") => Some(K::Type),
+        Some("IndexError") => Some(K::Index),
+        Some("KeyError") => Some(K::Key),
+        Some("ZeroDivisionError") => Some(K::ZeroDivision),
+        Some("OverflowError") => Some(K::Overflow),
+        Some("AssertionError") => Some(K::Assertion),
+        Some("NameError") => Some(K::Name),
+        _ => None,
+    };
+    match (kind, class) {
+        (Some(k), _) => Error::new(k, text),
+        (None, Some(c)) if text.is_empty() => Error::value(c.to_string()),
+        (None, Some(c)) => Error::value(format!("{c}: {text}")),
+        (None, None) => Error::value(text),
+    }
+    .with_help("raised by the program (gcalc has no try/except: the run stops here)")
 }
