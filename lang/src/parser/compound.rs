@@ -281,10 +281,30 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if let Some(second) = items
+            .iter()
+            .filter(|t| matches!(t, Target::Starred(..)))
+            .nth(1)
+        {
+            return Err(Box::new(PErr {
+                msg: "several starred names in one loop target".into(),
+                span: second.span(),
+                help: Some("at most one `*name` takes the rest".into()),
+                resume: second.span().start as usize,
+                expected_expr: false,
+            }));
+        }
         Ok((rest, Target::Tuple(items, self.span_from(start, rest))))
     }
 
     fn for_target_item(&mut self, r: &'a str) -> PResult<'a, Target> {
+        // `for first, *rest in rows`: the rest of each item as a list.
+        if let Some(after) = r.strip_prefix('*') {
+            let start = self.pos(r);
+            let (rest, id) = self.ident(after, "a loop variable after `*`")?;
+            let span = self.span_from(start, rest);
+            return Ok((rest, Target::Starred(Box::new(Target::Name(id)), span)));
+        }
         if r.starts_with('(') {
             let start = self.pos(r);
             let (rest, (items, _)) =
