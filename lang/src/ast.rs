@@ -52,6 +52,19 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `set name = value` (`value` kept as source text and as an expression) or `set` alone.
     Set(Option<SetFlag>),
+    /// `assert cond` / `assert cond, message`.
+    Assert {
+        cond: Expr,
+        msg: Option<Expr>,
+    },
+    /// `del x`, `del d[k]`, `del xs[i]`, `del a, b`.
+    Del(Vec<Target>),
+    /// `raise ValueError("msg")`: stop with an error of that class (gcalc
+    /// has no `try`, so nothing catches it).
+    Raise {
+        class: Option<Ident>,
+        msg: Option<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -80,15 +93,18 @@ pub enum Target {
         attr: Ident,
         span: Span,
     },
+    /// `*rest` inside a tuple target: the items left over, as a list.
+    Starred(Box<Target>, Span),
 }
 
 impl Target {
     pub fn span(&self) -> Span {
         match self {
             Target::Name(id) => id.span,
-            Target::Tuple(_, s) | Target::Index { span: s, .. } | Target::Attr { span: s, .. } => {
-                *s
-            }
+            Target::Tuple(_, s)
+            | Target::Index { span: s, .. }
+            | Target::Attr { span: s, .. }
+            | Target::Starred(_, s) => *s,
         }
     }
 }
@@ -126,6 +142,16 @@ pub enum FnBodyKind {
 pub struct Param {
     pub name: Ident,
     pub default: Option<Expr>,
+    pub kind: ParamKind,
+}
+
+/// `x` (or `x=default`), `*args` (the extra positional arguments, a tuple)
+/// or `**kwargs` (the extra keyword arguments, a dict).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Plain,
+    Star,
+    DoubleStar,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -216,6 +242,12 @@ pub enum ExprKind {
         key: Box<Expr>,
         value: Box<Expr>,
         clauses: Vec<CompClause>,
+    },
+    /// `*xs` (`double`: `**d`): unpacked into a call's arguments, or `*rest`
+    /// on the left of `=`; nowhere else.
+    Starred {
+        expr: Box<Expr>,
+        double: bool,
     },
 }
 

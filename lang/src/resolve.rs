@@ -124,6 +124,7 @@ impl<'a> Walker<'a> {
                 self.index(index);
             }
             Target::Attr { base, .. } => self.expr(base),
+            Target::Starred(t, _) => self.target(t),
         }
     }
 
@@ -157,6 +158,23 @@ impl<'a> Walker<'a> {
             }
             StmtKind::Return(Some(e)) => self.expr(e),
             StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Set(_) => {}
+            StmtKind::Assert { cond, msg } => {
+                self.expr(cond);
+                if let Some(m) = msg {
+                    self.expr(m);
+                }
+            }
+            // The class of `raise ValueError(msg)` is a name, not a read.
+            StmtKind::Raise { msg, .. } => {
+                if let Some(m) = msg {
+                    self.expr(m);
+                }
+            }
+            // `del x` needs x bound; `del d[k]` reads d and k.
+            StmtKind::Del(targets) => targets.iter().for_each(|t| match t {
+                Target::Name(id) => self.read(&id.name, id.span, None),
+                t => self.target(t),
+            }),
         }
     }
 
@@ -309,6 +327,7 @@ fn each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(Child<'e>)) {
             f(C::Expr(key));
             f(C::Expr(value));
         }
+        ExprKind::Starred { expr, .. } => f(C::Expr(expr)),
     }
 }
 

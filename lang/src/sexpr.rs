@@ -36,6 +36,14 @@ pub fn stmt(s: &Stmt) -> String {
         StmtKind::Return(Some(e)) => format!("(return {})", expr(e)),
         StmtKind::Set(None) => "(set)".into(),
         StmtKind::Set(Some(f)) => format!("(set {} {:?})", f.name.name, f.value_text),
+        StmtKind::Assert { cond, msg: None } => format!("(assert {})", expr(cond)),
+        StmtKind::Assert { cond, msg: Some(m) } => format!("(assert {} {})", expr(cond), expr(m)),
+        StmtKind::Del(targets) => list("del", targets.iter().map(target)),
+        StmtKind::Raise { class, msg } => format!(
+            "(raise {} {})",
+            class.as_ref().map_or("_", |c| c.name.as_str()),
+            opt(msg)
+        ),
     }
 }
 
@@ -46,6 +54,7 @@ pub fn target(t: &Target) -> String {
         Target::Tuple(items, _) => list("tuple", items.iter().map(target)),
         Target::Index { base, index, .. } => index_expr(base, index),
         Target::Attr { base, attr, .. } => format!("(. {} {})", expr(base), attr.name),
+        Target::Starred(t, _) => format!("(* {})", target(t)),
     }
 }
 
@@ -65,9 +74,11 @@ fn list(head: &str, items: impl Iterator<Item = String>) -> String {
 }
 
 fn fn_body(f: &FnBody) -> String {
-    let params = f.params.iter().map(|p| match &p.default {
-        Some(d) => format!("({} {})", p.name.name, expr(d)),
-        None => p.name.name.clone(),
+    let params = f.params.iter().map(|p| match (&p.default, p.kind) {
+        (_, ParamKind::Star) => format!("*{}", p.name.name),
+        (_, ParamKind::DoubleStar) => format!("**{}", p.name.name),
+        (Some(d), _) => format!("({} {})", p.name.name, expr(d)),
+        (None, _) => p.name.name.clone(),
     });
     let body = match &f.body {
         FnBodyKind::Expr(e) => expr(e),
@@ -131,6 +142,9 @@ pub fn expr(e: &Expr) -> String {
             format!("({op} {} {})", expr(lhs), expr(rhs))
         }
         ExprKind::Not(x) => format!("(not {})", expr(x)),
+        ExprKind::Starred { expr: x, double } => {
+            format!("({} {})", if *double { "**" } else { "*" }, expr(x))
+        }
         ExprKind::Call { func, args } => {
             let args = args.iter().map(|a| match &a.name {
                 Some(n) => format!("(kw {} {})", n.name, expr(&a.value)),

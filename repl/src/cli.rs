@@ -8,7 +8,9 @@ use std::io::IsTerminal;
 pub const USAGE: &str = "usage:
   gcalc                         interactive prompt (reads a script from standard input when it is not a terminal)
   gcalc FILE.gcalc [ARGS...]    run a script; args() gives ARGS
-  gcalc -e CODE                 run CODE and show the value of its last expression
+  gcalc -e CODE [-e CODE...] [ARGS...]
+                                run CODE and show the value of its last expression;
+                                several -e are the lines of one program; args() gives ARGS
   gcalc -                       run standard input as a script
   gcalc jupyter install [--user | --sys-prefix | --prefix DIR] [--python PY]
                                 install the Jupyter kernelspec and gcalc highlighting
@@ -29,7 +31,10 @@ pub enum Command {
         path: String,
         args: Vec<String>,
     },
-    Eval(String),
+    Eval {
+        code: String,
+        args: Vec<String>,
+    },
     Stdin,
     JupyterInstall {
         dest: crate::jupyter::install::Dest,
@@ -117,9 +122,25 @@ pub fn parse(args: &[String]) -> Result<Cmd, String> {
                 i += 1;
             }
             "-e" => {
-                let code = args.get(i + 1).ok_or("-e needs the code to run")?;
+                // Several `-e` are the lines of one program, in order (as
+                // Perl's and Ruby's); what follows is the program's args().
+                let mut lines = Vec::new();
+                while args.get(i).map(String::as_str) == Some("-e") {
+                    let code = args.get(i + 1).ok_or("-e needs the code to run")?;
+                    lines.push(code.clone());
+                    i += 2;
+                }
+                let rest = args[i..].to_vec();
+                if let Some(opt) = rest.iter().find(|a| a.starts_with("--flags")) {
+                    return Err(format!(
+                        "`{opt}` after -e would be one of the program's args(); put it before -e"
+                    ));
+                }
                 return Ok(Cmd {
-                    command: Command::Eval(code.clone()),
+                    command: Command::Eval {
+                        code: lines.join("\n"),
+                        args: rest,
+                    },
                     flags,
                 });
             }
@@ -166,7 +187,7 @@ pub fn run(cmd: Cmd) -> u8 {
     };
     use crate::signals::{Ending, install};
     match cmd.command {
-        Command::Script { .. } | Command::Eval(_) | Command::Stdin => {
+        Command::Script { .. } | Command::Eval { .. } | Command::Stdin => {
             install(Ending::AlsoInterrupt)
         }
         Command::Repl | Command::JupyterKernel(_) => install(Ending::TermAndHup),
@@ -182,7 +203,7 @@ pub fn run(cmd: Cmd) -> u8 {
             0
         }
         Command::Script { path, args } => script::run_file(flags, &path, args),
-        Command::Eval(code) => script::run_code(flags, &code, "<-e>", true),
+        Command::Eval { code, args } => script::run_eval(flags, &code, args),
         Command::Repl => terminal::run(flags),
         Command::Stdin => script::run_stdin(flags),
         Command::JupyterInstall { dest, python } => {

@@ -61,6 +61,11 @@ pub fn run_code(flags: Flags, code: &str, name: &str, show_value: bool) -> u8 {
     run_with_args(flags, code, name, show_value, Vec::new())
 }
 
+/// `gcalc -e CODE... ARGS...`: the code's last value is shown.
+pub fn run_eval(flags: Flags, code: &str, args: Vec<String>) -> u8 {
+    run_with_args(flags, code, "<-e>", true, args)
+}
+
 fn run_with_args(flags: Flags, code: &str, name: &str, show_value: bool, args: Vec<String>) -> u8 {
     let mut session = Session::new(flags, Box::new(StdOutput::new()));
     session.set_script_args(args);

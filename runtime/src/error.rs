@@ -36,6 +36,8 @@ pub enum ErrorKind {
     Kernel,
     /// A bug in gcalc: reported, never a panic.
     Internal,
+    /// An `assert` whose condition is false.
+    Assertion,
 }
 
 impl ErrorKind {
@@ -58,6 +60,7 @@ impl ErrorKind {
             ErrorKind::Interrupted => "interrupted",
             ErrorKind::Kernel => "kernel error",
             ErrorKind::Internal => "internal error",
+            ErrorKind::Assertion => "assertion failed",
         }
     }
     /// The name Jupyter shows as `ename`.
@@ -80,6 +83,7 @@ impl ErrorKind {
             ErrorKind::Interrupted => "KeyboardInterrupt",
             ErrorKind::Kernel => "KernelError",
             ErrorKind::Internal => "InternalError",
+            ErrorKind::Assertion => "AssertionError",
         }
     }
 }

@@ -78,6 +78,17 @@ pub struct Function {
     pub source: Arc<crate::interp::Source>,
 }
 
+/// How many ints `range(start, stop, step)` gives (`step` is never 0).
+pub fn range_len(start: i64, stop: i64, step: i64) -> usize {
+    let (start, stop, step) = (start as i128, stop as i128, step as i128);
+    let n = if step > 0 {
+        (stop - start + step - 1) / step
+    } else {
+        (start - stop - step - 1) / -step
+    };
+    n.clamp(0, usize::MAX as i128) as usize
+}
+
 impl Value {
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -40,7 +40,7 @@ impl<'a> Parser<'a> {
             )?;
             return Ok((rest, (items, trailing, None)));
         }
-        let (rest, first) = self.expr(at, true).map_err(|e| self.expected_item(e, at))?;
+        let (rest, first) = self.expr_item(at).map_err(|e| self.expected_item(e, at))?;
         let r2 = ws(rest, true);
         if let Some(after_for) = keyword(r2, "for") {
             let (rest, clauses) = self.comp_clauses(r2, after_for)?;
@@ -63,8 +63,32 @@ impl<'a> Parser<'a> {
         Ok((rest, (items, trailing, None)))
     }
 
+    /// An item of a list or tuple display: an expression, or `*xs` (its
+    /// items put in: `[*a, *b]`, `(0, *xs)`).
     fn expr_item(&mut self, i: &'a str) -> PResult<'a, Expr> {
-        self.expr(i, true)
+        self.star_or_expr(i, true)
+    }
+
+    /// `*xs` (a starred item, unpacked where it stands) or an expression;
+    /// `nl`: whether newlines are free (inside brackets).
+    pub(crate) fn star_or_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
+        let r = ws(i, nl);
+        if let Some(after) = r.strip_prefix('*').filter(|a| !a.starts_with(['*', '='])) {
+            let start = self.pos(r);
+            let (rest, inner) = self.operand(after, nl, "*", Self::expr)?;
+            let span = self.span_from(start, rest);
+            return Ok((
+                rest,
+                Expr {
+                    kind: ExprKind::Starred {
+                        expr: Box::new(inner),
+                        double: false,
+                    },
+                    span,
+                },
+            ));
+        }
+        self.expr(i, nl)
     }
 
     /// Reword "expected an expression" at `at` (the first item of a bracket).

@@ -80,6 +80,7 @@ impl<'a> Parser<'a> {
         nl: bool,
     ) -> PResult<'a, FnBody> {
         let (rest, (params, _)) = self.seq(params_at, '(', Self::param, "a parameter name")?;
+        self.check_param_order(&params)?;
         let r = ws(rest, nl);
         let (rest, body) = if r.starts_with('{') {
             let (rest, b) = self.block(r)?;
@@ -109,8 +110,48 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `name` or `name=default`.
+    /// Python's order: one `*args` at most, one `**kwargs` at most and last.
+    pub(crate) fn check_param_order(&self, params: &[Param]) -> Result<(), Box<PErr>> {
+        let mut stars = 0;
+        for (k, p) in params.iter().enumerate() {
+            let bad = match p.kind {
+                ParamKind::Star => {
+                    stars += 1;
+                    (stars > 1).then_some("only one `*args` parameter is allowed")
+                }
+                ParamKind::DoubleStar => {
+                    (k + 1 != params.len()).then_some("`**kwargs` must be the last parameter")
+                }
+                ParamKind::Plain => None,
+            };
+            if let Some(msg) = bad {
+                return Err(Box::new(PErr {
+                    msg: msg.into(),
+                    span: p.name.span,
+                    help: Some("as in Python: fn f(a, b=1, *args, c=2, **kwargs)".into()),
+                    resume: p.name.span.start as usize,
+                    expected_expr: false,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// `name`, `name=default`, `*args` or `**kwargs`.
     fn param(&mut self, i: &'a str) -> PResult<'a, Param> {
+        for (prefix, kind) in [("**", ParamKind::DoubleStar), ("*", ParamKind::Star)] {
+            if let Some(after) = i.strip_prefix(prefix) {
+                let (rest, name) = self.ident(after, "a parameter name")?;
+                return Ok((
+                    rest,
+                    Param {
+                        name,
+                        default: None,
+                        kind,
+                    },
+                ));
+            }
+        }
         let (rest, name) = self.ident(i, "a parameter name")?;
         let r = ws(rest, true);
         if let Ok((after, "=")) = op_token(r) {
@@ -120,6 +161,7 @@ impl<'a> Parser<'a> {
                 Param {
                     name,
                     default: Some(d),
+                    kind: ParamKind::Plain,
                 },
             ));
         }
@@ -128,6 +170,7 @@ impl<'a> Parser<'a> {
             Param {
                 name,
                 default: None,
+                kind: ParamKind::Plain,
             },
         ))
     }
@@ -238,10 +281,30 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        if let Some(second) = items
+            .iter()
+            .filter(|t| matches!(t, Target::Starred(..)))
+            .nth(1)
+        {
+            return Err(Box::new(PErr {
+                msg: "several starred names in one loop target".into(),
+                span: second.span(),
+                help: Some("at most one `*name` takes the rest".into()),
+                resume: second.span().start as usize,
+                expected_expr: false,
+            }));
+        }
         Ok((rest, Target::Tuple(items, self.span_from(start, rest))))
     }
 
     fn for_target_item(&mut self, r: &'a str) -> PResult<'a, Target> {
+        // `for first, *rest in rows`: the rest of each item as a list.
+        if let Some(after) = r.strip_prefix('*') {
+            let start = self.pos(r);
+            let (rest, id) = self.ident(after, "a loop variable after `*`")?;
+            let span = self.span_from(start, rest);
+            return Ok((rest, Target::Starred(Box::new(Target::Name(id)), span)));
+        }
         if r.starts_with('(') {
             let start = self.pos(r);
             let (rest, (items, _)) =

@@ -178,32 +178,48 @@ impl<'a> Parser<'a> {
         Some((after, op))
     }
 
+    /// A comparison; a chain `a < b < c` is Python's `(a < b) and (b < c)`
+    /// when every inner operand can be read twice without a difference (a
+    /// name, a literal, an attribute, an index or arithmetic of those).
     fn cmp_expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
-        let (mut rest, mut lhs) = self.bit_or(i, nl)?;
+        let (mut rest, first) = self.bit_or(i, nl)?;
+        let mut links: Vec<(CmpOp, Expr)> = Vec::new();
         let mut count = 0;
         loop {
             let r = ws(rest, nl);
             let Some((after, op)) = self.cmp_op(r, nl) else {
-                return Ok((rest, lhs));
+                break;
             };
             self.chain(&mut count, r)?;
             let (r2, rhs) = self.operand(after, nl, op.symbol(), Self::bit_or)?;
             if count == 1 {
-                self.check_bitwise_operand(&lhs, op, &rhs);
+                self.check_bitwise_operand(&first, op, &rhs);
             }
-            if count == 2 {
-                let span = lhs.span.to(rhs.span);
+            links.push((op, rhs));
+            rest = r2;
+        }
+        if links.is_empty() {
+            return Ok((rest, first));
+        }
+        let mut lhs = first;
+        let mut chained: Option<Expr> = None;
+        let n = links.len();
+        for (k, (op, rhs)) in links.into_iter().enumerate() {
+            let inner = k + 1 < n;
+            if inner && !rereadable(&rhs) {
                 let mut d = crate::Diagnostic::syntax(
-                    "comparison chains are not supported; use (a < b) and (b < c)",
-                    span,
+                    "this comparison chain would compute its middle operand twice",
+                    rhs.span,
                 );
                 d.help = Some(
-                    "comparisons are elementwise on arrays, so `a < b < c` is ambiguous".into(),
+                    "assign it to a name first: `m = ...; a < m < b` (a chain is `(a < m) and (m < b)`)"
+                        .into(),
                 );
                 self.diags.push(d);
             }
             let span = lhs.span.to(rhs.span);
-            lhs = boxed(
+            let next_lhs = if inner { Some(rhs.clone()) } else { None };
+            let cmp = boxed(
                 ExprKind::Compare {
                     op,
                     lhs: Box::new(lhs),
@@ -211,8 +227,26 @@ impl<'a> Parser<'a> {
                 },
                 span,
             );
-            rest = r2;
+            chained = Some(match chained {
+                None => cmp,
+                Some(prev) => {
+                    let span = prev.span.to(cmp.span);
+                    boxed(
+                        ExprKind::Logic {
+                            op: LogicOp::And,
+                            lhs: Box::new(prev),
+                            rhs: Box::new(cmp),
+                        },
+                        span,
+                    )
+                }
+            });
+            match next_lhs {
+                Some(e) => lhs = e,
+                None => break,
+            }
         }
+        Ok((rest, chained.expect("a comparison chain has a link")))
     }
 
     /// `a | b` over `^`, `^` over `&`, `&` over shifts, shifts over `+ -`.
@@ -581,6 +615,27 @@ impl<'a> Parser<'a> {
             return Err(self.expected_expr(r));
         };
         let span = self.span_from(start, rest);
+        let text = text.replace('_', "");
+        let radix = match text.get(..2) {
+            Some("0x" | "0X") => Some(16),
+            Some("0o" | "0O") => Some(8),
+            Some("0b" | "0B") => Some(2),
+            _ => None,
+        };
+        if let Some(radix) = radix {
+            return match i64::from_str_radix(&text[2..], radix) {
+                Ok(v) => Ok((rest, boxed(ExprKind::Int(v), span))),
+                Err(_) => {
+                    let mut d = crate::Diagnostic::syntax(
+                        format!("integer literal `{text}` is too large for int64"),
+                        span,
+                    );
+                    d.help = Some(format!("the largest int64 is {:#x}", i64::MAX));
+                    self.diags.push(d);
+                    Ok((rest, boxed(ExprKind::Int(0), span)))
+                }
+            };
+        }
         let float = || {
             let mut t = text.replace(".e", ".0e").replace(".E", ".0E");
             if t.ends_with('.') {
@@ -614,6 +669,34 @@ impl<'a> Parser<'a> {
     /// A call argument: `value` or `key=value`.
     fn arg(&mut self, i: &'a str) -> PResult<'a, Arg> {
         let start = self.pos(i);
+        // `f(*args)`, `f(**kwargs)`: unpacked when the call is made.
+        let star = if i.starts_with("**") {
+            Some((2, true))
+        } else if i.starts_with('*') {
+            Some((1, false))
+        } else {
+            None
+        };
+        if let Some((len, double)) = star {
+            let sym = if double { "**" } else { "*" };
+            let (rest, inner) = self.operand(&i[len..], true, sym, Self::expr)?;
+            let span = self.span_from(start, rest);
+            let value = boxed(
+                ExprKind::Starred {
+                    expr: Box::new(inner),
+                    double,
+                },
+                span,
+            );
+            return Ok((
+                rest,
+                Arg {
+                    name: None,
+                    span,
+                    value,
+                },
+            ));
+        }
         if let Ok((after, w)) = lexical::word(i) {
             let r = ws(after, true);
             if !lexical::is_keyword(w) && matches!(op_token(r), Ok((_, "="))) {
@@ -825,5 +908,35 @@ fn unreachable_item(start: usize) -> IndexItem {
         stop: None,
         step: None,
         span: Span::new(start, start),
+    }
+}
+
+/// Whether reading `e` twice gives the same value and does nothing else: the
+/// middle operands of a comparison chain, which the chain reads twice.
+fn rereadable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::None
+        | ExprKind::Name(_) => true,
+        ExprKind::Attr { base, .. } => rereadable(base),
+        ExprKind::Unary { operand, .. } => rereadable(operand),
+        ExprKind::Binary { lhs, rhs, .. } => rereadable(lhs) && rereadable(rhs),
+        ExprKind::Tuple(items) => items.iter().all(rereadable),
+        ExprKind::Index { base, index } => {
+            rereadable(base)
+                && index.iter().all(|it| match it {
+                    IndexItem::Expr(x) => rereadable(x),
+                    IndexItem::Slice {
+                        start, stop, step, ..
+                    } => [start, stop, step]
+                        .iter()
+                        .all(|p| p.as_ref().is_none_or(rereadable)),
+                    IndexItem::Ellipsis(_) => true,
+                })
+        }
+        _ => false,
     }
 }

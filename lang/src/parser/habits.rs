@@ -35,11 +35,6 @@ const PYTHON_ONLY: &[(&str, &str)] = &[
         "gcalc has no exceptions: an error stops the statement and says why",
     ),
     ("with", "gcalc has no `with`; `time { ... }` times a block"),
-    ("raise", "gcalc has no exceptions"),
-    (
-        "del",
-        "gcalc has no `del`: d.pop(key) removes a dict entry, xs.pop(i) a list item",
-    ),
     (
         "global",
         "a function reads the session's variables; it returns what it changes",
@@ -47,10 +42,6 @@ const PYTHON_ONLY: &[(&str, &str)] = &[
     (
         "nonlocal",
         "a function reads the enclosing variables; it returns what it changes",
-    ),
-    (
-        "assert",
-        "gcalc has no `assert`; write `if not cond { print(...) }`",
     ),
     (
         "yield",
@@ -110,6 +101,7 @@ impl<'a> Parser<'a> {
         let mut rest = ws(after, nl);
         loop {
             if let Some(body) = rest.strip_prefix(':') {
+                self.check_param_order(&params)?;
                 let (r, e) = self.operand(body, nl, "lambda ...:", Self::expr)?;
                 let span = self.span_from(start, r);
                 let func = FnBody {
@@ -125,7 +117,15 @@ impl<'a> Parser<'a> {
                     },
                 )));
             }
-            let Ok((r, w)) = lexical::word(rest) else {
+            // `lambda *args, **kw: ...`
+            let (kind, at) = if let Some(a) = rest.strip_prefix("**") {
+                (ParamKind::DoubleStar, a)
+            } else if let Some(a) = rest.strip_prefix('*') {
+                (ParamKind::Star, a)
+            } else {
+                (ParamKind::Plain, rest)
+            };
+            let Ok((r, w)) = lexical::word(at) else {
                 return Ok(None);
             };
             if lexical::is_keyword(w) {
@@ -133,7 +133,7 @@ impl<'a> Parser<'a> {
             }
             let name = Ident {
                 name: w.to_string(),
-                span: self.span_from(self.pos(rest), r),
+                span: self.span_from(self.pos(at), r),
             };
             let mut r2 = ws(r, nl);
             let mut default = None;
@@ -142,7 +142,11 @@ impl<'a> Parser<'a> {
                 default = Some(d);
                 r2 = ws(r3, nl);
             }
-            params.push(Param { name, default });
+            params.push(Param {
+                name,
+                default,
+                kind,
+            });
             rest = match r2.strip_prefix(',') {
                 Some(a) => ws(a, nl),
                 None if r2.starts_with(':') => r2,

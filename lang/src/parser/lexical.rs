@@ -68,12 +68,17 @@ pub(crate) fn keyword<'a>(input: &'a str, kw: &str) -> Option<&'a str> {
 /// The text of a number literal, and whether it is a float.
 /// Forms: `3`, `3.0`, `1e-3`, `.5`, `1.`, `1.e5`. `1.x` lexes as `1` then `.x`.
 pub(crate) fn number(input: &str) -> IResult<&str, (&str, bool)> {
-    let exponent = |i| recognize((one_of("eE"), opt(one_of("+-")), digit1)).parse(i);
-    let frac_lead = recognize((char('.'), digit1, opt(exponent)));
+    if let Some(r) = radix_literal(input) {
+        return Ok(r);
+    }
+    // Python's digit groups: `1_000_000`, `1e1_0` (one `_` between digits).
+    let digits = |i| recognize((digit1, nom::multi::many0_count((char('_'), digit1)))).parse(i);
+    let exponent = |i| recognize((one_of("eE"), opt(one_of("+-")), digits)).parse(i);
+    let frac_lead = recognize((char('.'), digits, opt(exponent)));
     let int_lead = recognize((
-        digit1,
+        digits,
         opt(alt((
-            recognize((char('.'), digit1, opt(exponent))),
+            recognize((char('.'), digits, opt(exponent))),
             // `1.` and `1.e5`, but not `1.shape` or `1..`
             recognize((char('.'), exponent)),
             recognize(pair(
@@ -86,6 +91,26 @@ pub(crate) fn number(input: &str) -> IResult<&str, (&str, bool)> {
     let (rest, text) = alt((frac_lead, int_lead)).parse(input)?;
     let is_float = text.contains(['.', 'e', 'E']);
     Ok((rest, (text, is_float)))
+}
+
+/// Python's `0x1f`, `0o17`, `0b101` (with `_` groups): the text and `false`
+/// (an int); `None` when `input` is not one.
+fn radix_literal(input: &str) -> Option<(&str, (&str, bool))> {
+    let b = input.as_bytes();
+    if b.len() < 3 || b[0] != b'0' {
+        return None;
+    }
+    let ok: fn(u8) -> bool = match b[1] {
+        b'x' | b'X' => |c| c.is_ascii_hexdigit(),
+        b'o' | b'O' => |c| (b'0'..=b'7').contains(&c),
+        b'b' | b'B' => |c| c == b'0' || c == b'1',
+        _ => return None,
+    };
+    let mut end = 2;
+    while end < b.len() && (ok(b[end]) || (b[end] == b'_' && end + 1 < b.len() && ok(b[end + 1]))) {
+        end += 1;
+    }
+    (end > 2 && ok(b[end - 1])).then(|| (&input[end..], (&input[..end], false)))
 }
 
 /// Whether `input` starts a number (`3` or `.5`).

@@ -6,6 +6,24 @@ use super::lexical::{self, keyword, op_token, ws};
 use super::{PErr, PResult, Parser};
 use crate::ast::*;
 
+/// After the word `kw` (`assert`, `del`) at the start of a statement, the
+/// rest when it is Python's statement: not `assert = 1`, `del.x`, `del[0]`
+/// or the word alone (then it is an ordinary name).
+fn python_statement<'a>(i: &'a str, kw: &str, in_block: bool) -> Option<&'a str> {
+    let after = i.strip_prefix(kw)?;
+    if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let r = ws(after, false);
+    if at_end(r, in_block) || r.starts_with(['.', '[', ',', ')', ']']) {
+        return None;
+    }
+    match op_token(r) {
+        Ok((_, tok)) if tok == "=" || aug_op(tok).is_some() => None,
+        _ => Some(after),
+    }
+}
+
 /// Whether `r` (after blanks) is at the end of a statement.
 fn at_end(r: &str, in_block: bool) -> bool {
     r.is_empty() || r.starts_with(['\n', ';']) || (in_block && r.starts_with('}'))
@@ -204,12 +222,121 @@ impl<'a> Parser<'a> {
         if let Some(after) = keyword(i, "set") {
             return self.set_stmt(after, in_block);
         }
+        // Python's `pass` alone: a statement that does nothing (`if c { pass }`).
+        if let Some(after) = keyword(i, "pass").filter(|a| at_end(ws(a, false), in_block)) {
+            let span = self.span_from(start, after);
+            return Ok((
+                after,
+                StmtKind::Expr(Expr {
+                    kind: ExprKind::None,
+                    span,
+                }),
+            ));
+        }
+        if let Some(after) = python_statement(i, "assert", in_block) {
+            let (r, cond) = self.operand(after, false, "assert", Self::expr)?;
+            if matches!(&cond.kind, ExprKind::Tuple(t) if !t.is_empty()) {
+                return Err(Box::new(PErr {
+                    msg: "`assert (cond, msg)` is always true: a tuple is never empty".into(),
+                    span: cond.span,
+                    help: Some("drop the parentheses: `assert cond, msg`".into()),
+                    resume: cond.span.start as usize,
+                    expected_expr: false,
+                }));
+            }
+            let r2 = ws(r, false);
+            if let Some(after_comma) = r2.strip_prefix(',') {
+                let (rest, msg) = self.operand(after_comma, false, "assert ... ,", Self::expr)?;
+                return Ok((
+                    rest,
+                    StmtKind::Assert {
+                        cond,
+                        msg: Some(msg),
+                    },
+                ));
+            }
+            return Ok((r, StmtKind::Assert { cond, msg: None }));
+        }
+        if let Some(after) = python_statement(i, "raise", in_block) {
+            let (rest, e) = self.expr(after, false)?;
+            let span = e.span;
+            let kind = match e.kind {
+                // `raise ValueError("msg")`, `raise ValueError`.
+                ExprKind::Call { func, mut args }
+                    if args.len() <= 1 && args.iter().all(|a| a.name.is_none()) =>
+                {
+                    let fspan = func.span;
+                    match func.kind {
+                        ExprKind::Name(name) => StmtKind::Raise {
+                            class: Some(Ident { name, span: fspan }),
+                            msg: args.pop().map(|a| a.value),
+                        },
+                        fkind => StmtKind::Raise {
+                            class: None,
+                            msg: Some(Expr {
+                                kind: ExprKind::Call {
+                                    func: Box::new(Expr {
+                                        kind: fkind,
+                                        span: fspan,
+                                    }),
+                                    args,
+                                },
+                                span,
+                            }),
+                        },
+                    }
+                }
+                ExprKind::Name(name) => StmtKind::Raise {
+                    class: Some(Ident { name, span: e.span }),
+                    msg: None,
+                },
+                kind => StmtKind::Raise {
+                    class: None,
+                    msg: Some(Expr { kind, span: e.span }),
+                },
+            };
+            return Ok((rest, kind));
+        }
+        if let Some(after) = python_statement(i, "del", in_block) {
+            let (rest, e) = self.expr_list(after)?;
+            let items = match e.kind {
+                ExprKind::Tuple(items) => items,
+                _ => vec![e],
+            };
+            let mut targets = Vec::with_capacity(items.len());
+            for e in items {
+                // `del(x)` is `del x`, as in Python.
+                let e = match e.kind {
+                    ExprKind::Tuple(mut one) if one.len() == 1 => one.remove(0),
+                    _ => e,
+                };
+                match &e.kind {
+                    ExprKind::Name(_) | ExprKind::Index { .. } => targets.push(self.to_target(e)?),
+                    _ => {
+                        return Err(Box::new(PErr {
+                            msg: "`del` takes names and items: `del x`, `del d[k]`, `del xs[i]`"
+                                .into(),
+                            span: e.span,
+                            help: Some("an attribute or a value cannot be deleted".into()),
+                            resume: e.span.start as usize,
+                            expected_expr: false,
+                        }));
+                    }
+                }
+            }
+            return Ok((rest, StmtKind::Del(targets)));
+        }
         let (rest, lhs) = self.expr_list(i)?;
         let r = ws(rest, false);
         match op_token(r) {
             Ok((after, "=")) => {
                 let target = self.to_target(lhs)?;
                 let (rest, value) = self.rhs(after, "=")?;
+                let r2 = ws(rest, false);
+                if let Ok((_, "=")) = op_token(r2) {
+                    let e = self.err_at(r2, "gcalc has no chained assignment `a = b = value`");
+                    return Err(e.help("assign once and copy the name: `b = value; a = b`"));
+                }
                 Ok((rest, StmtKind::Assign { target, value }))
             }
             Ok((after, tok)) if aug_op(tok).is_some() => {
@@ -242,7 +369,7 @@ impl<'a> Parser<'a> {
 
     /// `e` or `e1, e2, ...` (a tuple without parentheses), newlines significant.
     fn expr_list(&mut self, i: &'a str) -> PResult<'a, Expr> {
-        let (mut rest, first) = self.expr(i, false)?;
+        let (mut rest, first) = self.list_item(i)?;
         let r = ws(rest, false);
         if !r.starts_with(',') {
             return Ok((rest, first));
@@ -259,7 +386,7 @@ impl<'a> Parser<'a> {
             if at_end(r2, false) || r2.starts_with('}') || matches!(op_token(r2), Ok((_, "="))) {
                 break;
             }
-            let (r3, e) = self.expr(after, false)?;
+            let (r3, e) = self.list_item(after)?;
             items.push(e);
             rest = r3;
         }
@@ -273,16 +400,41 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// An item of `e1, e2, ...`: an expression, or `*name` (a starred
+    /// target `a, *rest = xs`, or unpacked into a tuple `t = 1, *xs`).
+    fn list_item(&mut self, i: &'a str) -> PResult<'a, Expr> {
+        self.star_or_expr(i, false)
+    }
+
     /// Turn the left side of `=` into an assignment target.
     fn to_target(&self, e: Expr) -> Result<Target, Box<PErr>> {
         let span = e.span;
         match e.kind {
             ExprKind::Name(name) => Ok(Target::Name(Ident { name, span })),
             ExprKind::Tuple(items) if !items.is_empty() => {
-                let ts = items
-                    .into_iter()
-                    .map(|e| self.to_target(e))
-                    .collect::<Result<Vec<_>, _>>()?;
+                let mut starred = 0;
+                let mut ts = Vec::with_capacity(items.len());
+                for e in items {
+                    if let ExprKind::Starred {
+                        expr,
+                        double: false,
+                    } = e.kind
+                    {
+                        starred += 1;
+                        if starred > 1 {
+                            return Err(Box::new(PErr {
+                                msg: "several starred names in one assignment".into(),
+                                span: e.span,
+                                help: Some("at most one `*name` takes the rest".into()),
+                                resume: span.start as usize,
+                                expected_expr: false,
+                            }));
+                        }
+                        ts.push(Target::Starred(Box::new(self.to_target(*expr)?), e.span));
+                    } else {
+                        ts.push(self.to_target(e)?);
+                    }
+                }
                 Ok(Target::Tuple(ts, span))
             }
             ExprKind::Index { base, index } => Ok(Target::Index { base, index, span }),
@@ -311,6 +463,12 @@ impl<'a> Parser<'a> {
                         ("an operator expression", None)
                     }
                     ExprKind::Lambda(_) => ("a function", None),
+                    ExprKind::Starred { .. } => (
+                        "a starred name alone",
+                        Some(
+                            "a starred name takes the rest of a tuple: `a, *rest = xs`".to_string(),
+                        ),
+                    ),
                     ExprKind::If { .. } => ("an `if` expression", None),
                     ExprKind::List(_) => (
                         "a list",

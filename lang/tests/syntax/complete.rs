@@ -65,7 +65,7 @@ fn errors_more_input_cannot_fix_are_invalid() {
         "1 +* 2",
         "x = 1 +",
         "x = \"abc",
-        "a < b < c",
+        "a < f(b) < c",
         "1 = x",
         "x = 1\n)",
     ] {

@@ -139,6 +139,12 @@ fn scalar_value(h: &Array, flat: usize) -> Result<Value> {
 /// an array. Scalars are weak (NEP 50): ints give int64, floats give `float_x`,
 /// unless `dtype` says otherwise. Arrays inside lists are stacked.
 pub fn value_to_array(v: &Value, dtype: Option<DType>, float_x: DType) -> Result<Array> {
+    // `array(range(n))`, `sum(range(n))`: the range's ints, without a list first.
+    if let Value::Range(start, stop, step) = *v {
+        let n = crate::value::range_len(start, stop, step);
+        let target = dtype.unwrap_or(DType::Int64);
+        return crate::with_dtype!(target, T => alloc_with::<T>(&[n], |i| Scalar::Int(start + step * i as i64).to_elem::<T>()));
+    }
     let mut shape: Option<Vec<usize>> = None;
     let mut elems: Vec<Scalar> = Vec::new();
     let mut kinds: Vec<Kind> = Vec::new();

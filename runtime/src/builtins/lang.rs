@@ -78,8 +78,8 @@ pub static OPS: &[OpDef] = &[
     ),
     builtin!(
         "int",
-        "int(x)",
-        "An integer from a number, a one-element array or a string.",
+        "int(x, base=10)",
+        "An integer from a number, a one-element array or a string (in `base`, 2 to 36, for a string: int(\"ff\", 16)).",
         int_
     ),
     builtin!(
@@ -97,7 +97,7 @@ pub static OPS: &[OpDef] = &[
     ),
     builtin!(
         "enumerate",
-        "enumerate(xs)",
+        "enumerate(xs, start=0)",
         "A list of (index, item) tuples; arrays give their rows. enumerate(progress(xs)) shows a bar over the result.",
         enumerate
     ),
@@ -157,14 +157,7 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
         Value::List(l) => l.len() as i64,
         Value::Dict(d) => d.len() as i64,
         Value::Array(arr) if arr.ndim() > 0 => arr.shape()[0] as i64,
-        Value::Range(s, e, st) => {
-            let n = if *st > 0 {
-                (e - s + st - 1) / st
-            } else {
-                (s - e - st - 1) / -st
-            };
-            n.max(0)
-        }
+        Value::Range(s, e, st) => crate::value::range_len(*s, *e, *st) as i64,
         other => {
             return Err(Error::type_(format!("{} has no length", repr_type(other))));
         }
@@ -376,7 +369,43 @@ fn str_(_: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn int_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
+    let base = a.opt("base")?.map(|v| int_arg(&v, "base")).transpose()?;
     a.finish()?;
+    if let Some(b) = base {
+        let Value::Str(s) = &x else {
+            return Err(
+                Error::type_("int() takes a base only with a string").with_help("int(\"ff\", 16)")
+            );
+        };
+        if !(2..=36).contains(&b) {
+            return Err(Error::value(format!(
+                "int(): base must be 2 to 36, not {b}"
+            )));
+        }
+        let t = s.trim().replace('_', "");
+        let (neg, t) = match t.strip_prefix('-') {
+            Some(r) => (true, r.to_string()),
+            None => (false, t.trim_start_matches('+').to_string()),
+        };
+        let prefix = match b {
+            16 => ["0x", "0X"],
+            8 => ["0o", "0O"],
+            2 => ["0b", "0B"],
+            _ => ["", ""],
+        };
+        let digits = prefix
+            .iter()
+            .filter(|p| !p.is_empty())
+            .find_map(|p| t.strip_prefix(p))
+            .unwrap_or(&t);
+        return i64::from_str_radix(digits, b as u32)
+            .map(|v| Value::Int(if neg { -v } else { v }))
+            .map_err(|_| {
+                Error::value(format!(
+                    "int(): cannot read {s:?} as an integer in base {b}"
+                ))
+            });
+    }
     match &x {
         Value::Str(s) => s
             .trim()
@@ -503,11 +532,16 @@ fn with_progress(v: Value, wrap: bool) -> Value {
 
 fn enumerate(_: &mut Interp, mut a: Args) -> Result<Value> {
     let (x, bar) = unwrap_progress(a.req("xs")?);
+    let start = a
+        .opt("start")?
+        .map(|v| int_arg(&v, "start"))
+        .transpose()?
+        .unwrap_or(0);
     a.finish()?;
     let items = seq(&x)?
         .into_iter()
         .enumerate()
-        .map(|(k, v)| Value::tuple(vec![Value::Int(k as i64), v]))
+        .map(|(k, v)| Value::tuple(vec![Value::Int(start + k as i64), v]))
         .collect();
     Ok(with_progress(Value::list(items), bar))
 }

@@ -6,3 +6,4 @@ pub mod cuda_module;
 pub mod device;
 pub mod help;
 pub mod lang;
+pub mod python;

@@ -8,132 +8,143 @@
 use super::{Dict, List};
 use crate::error::{Error, ErrorKind, Result};
 use crate::interp::{Args, Interp};
-use crate::ops::{OpDef, OpKind, builtin};
+use crate::ops::{OpDef, builtin};
 use crate::value::Value;
 use std::cmp::Ordering;
 
-macro_rules! method {
+macro_rules! method_def {
     ($name:literal, $sig:literal, $doc:literal, $f:expr) => {
-        OpDef {
+        $crate::ops::OpDef {
             name: $name,
             sig: $sig,
             doc: $doc,
             method: true,
-            kind: OpKind::Func($f),
+            kind: $crate::ops::OpKind::Func($f),
             grad: None,
         }
     };
 }
+pub(crate) use method_def;
 
 pub static LIST_METHODS: &[OpDef] = &[
-    method!(
+    method_def!(
         "append",
         "xs.append(x)",
         "Add x at the end of the list (in place).",
         append
     ),
-    method!(
+    method_def!(
         "extend",
         "xs.extend(items)",
         "Add every item of a list, tuple, range, string or array at the end (in place).",
         extend
     ),
-    method!(
+    method_def!(
         "insert",
         "xs.insert(i, x)",
         "Put x before position i (negative from the end; past the end appends).",
         insert
     ),
-    method!(
+    method_def!(
         "pop",
         "xs.pop(i=-1)",
         "Remove and give the item at i (the last by default).",
         list_pop
     ),
-    method!(
+    method_def!(
         "remove",
         "xs.remove(x)",
         "Remove the first item equal to x; an error if there is none.",
         remove
     ),
-    method!(
+    method_def!(
         "index",
         "xs.index(x, start=0, stop=len(xs))",
         "The position of the first item equal to x; an error if there is none.",
         index
     ),
-    method!("count", "xs.count(x)", "How many items equal x.", count),
-    method!(
+    method_def!("count", "xs.count(x)", "How many items equal x.", count),
+    method_def!(
         "reverse",
         "xs.reverse()",
         "Reverse the list in place.",
         reverse
     ),
-    method!(
+    method_def!(
         "sort",
         "xs.sort(key=none, reverse=false)",
         "Sort the list in place (stable), by key(item) when a key function is given.",
         sort
     ),
-    method!(
+    method_def!(
         "copy",
         "xs.copy()",
         "A new list with the same items (a shallow copy).",
         list_copy
     ),
-    method!("clear", "xs.clear()", "Remove every item.", list_clear),
+    method_def!("clear", "xs.clear()", "Remove every item.", list_clear),
+];
+
+pub static TUPLE_METHODS: &[OpDef] = &[
+    method_def!(
+        "index",
+        "t.index(x, start=0, stop=len(t))",
+        "The position of the first item equal to x; an error if there is none.",
+        index
+    ),
+    method_def!("count", "t.count(x)", "How many items equal x.", count),
 ];
 
 pub static DICT_METHODS: &[OpDef] = &[
-    method!(
+    method_def!(
         "keys",
         "d.keys()",
         "The keys, in insertion order, as a list.",
         keys
     ),
-    method!(
+    method_def!(
         "values",
         "d.values()",
         "The values, in insertion order, as a list.",
         values
     ),
-    method!(
+    method_def!(
         "items",
         "d.items()",
         "(key, value) tuples, in insertion order, as a list.",
         items
     ),
-    method!(
+    method_def!(
         "get",
         "d.get(key, default=none)",
         "The value of key, or default when the dict has no such key.",
         get
     ),
-    method!(
+    method_def!(
         "pop",
         "d.pop(key, default=...)",
         "Remove key and give its value (default, if given, when there is no such key; else an error).",
         dict_pop
     ),
-    method!(
+    method_def!(
         "update",
         "d.update(other=none, key=value, ...)",
         "Set the entries of another dict (or of (key, value) pairs) and of the keyword arguments, in place.",
         update
     ),
-    method!(
+    method_def!(
         "setdefault",
         "d.setdefault(key, default=none)",
         "The value of key; when missing, set it to default first.",
         setdefault
     ),
-    method!(
+    method_def!(
         "copy",
         "d.copy()",
         "A new dict with the same entries (a shallow copy).",
         dict_copy
     ),
-    method!("clear", "d.clear()", "Remove every entry.", dict_clear),
+    method_def!("clear", "d.clear()", "Remove every entry.", dict_clear),
 ];
 
 pub static OPS: &[OpDef] = &[
@@ -180,6 +191,9 @@ pub fn method(recv: &Value, name: &str) -> Option<&'static OpDef> {
     let table = match recv {
         Value::List(_) => LIST_METHODS,
         Value::Dict(_) => DICT_METHODS,
+        Value::Tuple(_) => TUPLE_METHODS,
+        Value::Str(_) => super::str_methods::STR_METHODS,
+        Value::Array(_) => super::array_methods::ARRAY_METHODS,
         _ => return None,
     };
     table.iter().find(|d| d.name == name)
@@ -190,6 +204,15 @@ pub fn method_names(recv: &Value) -> Vec<&'static str> {
     match recv {
         Value::List(_) => LIST_METHODS.iter().map(|d| d.name).collect(),
         Value::Dict(_) => DICT_METHODS.iter().map(|d| d.name).collect(),
+        Value::Tuple(_) => TUPLE_METHODS.iter().map(|d| d.name).collect(),
+        Value::Str(_) => super::str_methods::STR_METHODS
+            .iter()
+            .map(|d| d.name)
+            .collect(),
+        Value::Array(_) => super::array_methods::ARRAY_METHODS
+            .iter()
+            .map(|d| d.name)
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -297,10 +320,22 @@ fn remove(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::None)
 }
 
+/// The items of the list or tuple a method (`index`, `count`) is called on.
+fn this_items(a: &mut Args) -> Result<(std::sync::Arc<crate::nested::Items>, &'static str)> {
+    let v = a.req("self")?;
+    let kind = if matches!(v, Value::Tuple(_)) {
+        "tuple"
+    } else {
+        "list"
+    };
+    v.seq_items()
+        .map(|items| (items, kind))
+        .ok_or_else(|| Error::internal(format!("sequence method called on {}", v.a_type_name())))
+}
+
 fn index(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let l = this_list(&mut a)?;
+    let (items, kind) = this_items(&mut a)?;
     let x = a.req("x")?;
-    let items = l.snapshot();
     let n = items.len() as i64;
     let bound = |v: Option<Value>, default: i64| -> Result<usize> {
         let k = match v {
@@ -315,17 +350,16 @@ fn index(i: &mut Interp, mut a: Args) -> Result<Value> {
     match find(i, &items, &x, start, stop) {
         Some(k) => Ok(Value::Int(k as i64)),
         None => Err(Error::value(format!(
-            "{} is not in the list",
+            "{} is not in the {kind}",
             crate::display::repr(&x)
         ))),
     }
 }
 
 fn count(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let l = this_list(&mut a)?;
+    let (items, _) = this_items(&mut a)?;
     let x = a.req("x")?;
     a.finish()?;
-    let items = l.snapshot();
     let n = items.iter().filter(|v| i.values_equal(v, &x)).count();
     Ok(Value::Int(n as i64))
 }
@@ -462,7 +496,7 @@ fn sorted(i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::list(sort_values(i, items, key, rev, span)?))
 }
 
-fn key_error(key: &Value, d: &Dict) -> Error {
+pub(crate) fn key_error(key: &Value, d: &Dict) -> Error {
     let mut e = Error::new(
         ErrorKind::Key,
         format!("the dict has no key {}", crate::display::repr(key)),

@@ -8,9 +8,11 @@
 //! while other code runs. A list that contains itself is printed as `[...]`
 //! (as Python does); such a cycle is never freed (gcalc has no cycle collector).
 
+pub mod array_methods;
 mod dict;
 mod list;
 pub mod methods;
+pub mod str_methods;
 
 pub use dict::{Dict, HashKey};
 pub use list::List;

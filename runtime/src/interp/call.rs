@@ -117,6 +117,7 @@ impl Interp {
         // `sum(<elementwise expr>)` / `mean(...)`: one fused reduction.
         if let (Value::Builtin(def), [a]) = (&callee, args)
             && a.name.is_none()
+            && !matches!(a.value.kind, ExprKind::Starred { .. })
             && matches!(def.reduce_op(), Some(ReduceOp::Sum | ReduceOp::Mean))
         {
             return self.eval_whole_reduction(def, &a.value, span);
@@ -125,6 +126,18 @@ impl Interp {
         let mut pos_spans = super::args::Spans::new();
         let mut kw: Vec<(String, Value)> = Vec::new();
         for a in args {
+            if let ExprKind::Starred { expr, double } = &a.value.kind {
+                let v = self.eval(expr)?;
+                if *double {
+                    self.unpack_keywords(v, &mut kw).map_err(|e| e.at(a.span))?;
+                } else {
+                    for item in self.collect_items(v).map_err(|e| e.at(a.span))? {
+                        pos.push(item);
+                        pos_spans.push(a.span);
+                    }
+                }
+                continue;
+            }
             let v = self.eval(&a.value)?;
             match &a.name {
                 Some(n) => {
@@ -144,6 +157,100 @@ impl Interp {
             }
         }
         self.call_value_spanned(callee, pos, pos_spans, kw, span)
+    }
+
+    /// The value given for each parameter of `f` (`None`: use its default):
+    /// positional arguments fill the parameters before `*args` in order, the
+    /// rest go to `*args` (a tuple); keywords fill parameters by name, unknown
+    /// ones go to `**kwargs` (a dict), as Python binds them.
+    fn bind_arguments(
+        f: &Function,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+    ) -> Result<Vec<Option<Value>>> {
+        let params = &f.def.params;
+        let star = params.iter().position(|p| p.kind == ParamKind::Star);
+        let kwstar = params.iter().position(|p| p.kind == ParamKind::DoubleStar);
+        let slots = star.unwrap_or(kwstar.unwrap_or(params.len()));
+        let mut given: Vec<Option<Value>> = vec![None; params.len()];
+        let mut pos = pos.into_iter();
+        for (k, v) in pos.by_ref().take(slots).enumerate() {
+            given[k] = Some(v);
+        }
+        let extra: Vec<Value> = pos.collect();
+        match star {
+            Some(s) => given[s] = Some(Value::tuple(extra)),
+            None if !extra.is_empty() => {
+                return Err(Error::value(format!(
+                    "{}() takes {} argument{} but {} were given",
+                    f.name,
+                    slots,
+                    if slots == 1 { "" } else { "s" },
+                    slots + extra.len()
+                )));
+            }
+            None => {}
+        }
+        let extra_kw = kwstar.map(|_| crate::containers::Dict::new());
+        for (k, v) in kw {
+            let plain = params
+                .iter()
+                .position(|p| p.name.name == k && p.kind == ParamKind::Plain);
+            match plain {
+                Some(i) if given[i].is_some() => {
+                    return Err(Error::value(format!(
+                        "{}() got `{k}` both by position and by keyword",
+                        f.name
+                    )));
+                }
+                Some(i) => given[i] = Some(v),
+                None if extra_kw.is_some() => {
+                    if let Some(d) = &extra_kw {
+                        d.insert(Value::str(k), v)?;
+                    }
+                }
+                None => {
+                    let mut e = Error::value(format!(
+                        "{}() got an unexpected keyword argument `{k}`",
+                        f.name
+                    ));
+                    e.help = did_you_mean(&k, params.iter().map(|p| p.name.name.as_str()));
+                    return Err(e);
+                }
+            }
+        }
+        if let (Some(s), Some(d)) = (kwstar, extra_kw) {
+            given[s] = Some(Value::Dict(d));
+        }
+        Ok(given)
+    }
+
+    /// `f(**d)`: the entries of a dict with string keys as keyword arguments.
+    fn unpack_keywords(&self, v: Value, kw: &mut Vec<(String, Value)>) -> Result<()> {
+        let Value::Dict(d) = v else {
+            return Err(Error::type_(format!(
+                "`**` needs a dict of keyword arguments, not {}",
+                v.a_type_name()
+            )));
+        };
+        for (k, v) in d.snapshot().values() {
+            let Value::Str(name) = k else {
+                return Err(Error::type_(format!(
+                    "keywords must be strings, not {}",
+                    k.a_type_name()
+                ))
+                .with_help(
+                    "`f(**d)` passes d's entries as `key=value`: d's keys name the parameters",
+                ));
+            };
+            if kw.iter().any(|(n, _)| n.as_str() == &**name) {
+                return Err(Error::value(format!(
+                    "keyword argument `{name}` given twice"
+                )));
+            }
+            kw.push((name.to_string(), v.clone()));
+        }
+        Ok(())
     }
 
     /// `sum(e)` / `mean(e)` of one positional argument: an elementwise `e` is
@@ -198,6 +305,12 @@ impl Interp {
                 self.call_def(def, Args::with_spans(def.name, pos, kw, span, pos_spans))
             }
             Value::Func(f) => self.call_function(&f, pos, kw, span),
+            Value::DType(d) => crate::builtins::python::call_dtype(
+                self,
+                d,
+                Args::with_spans(d.name(), pos, kw, span, pos_spans),
+            )
+            .map_err(|e| e.at(span)),
             Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
             other => Err(Error::type_(format!("{} is not callable", other.a_type_name())).at(span)),
         }
@@ -262,43 +375,11 @@ impl Interp {
             .at(span));
         }
         let params = &f.def.params;
-        if pos.len() > params.len() {
-            return Err(Error::value(format!(
-                "{}() takes {} argument{} but {} were given",
-                f.name,
-                params.len(),
-                if params.len() == 1 { "" } else { "s" },
-                pos.len()
-            ))
-            .at(span));
-        }
+        let given = Self::bind_arguments(f, pos, kw).map_err(|e| e.at(span))?;
         // Room for the parameters and a few locals: one allocation.
         let room = f.captured.len() + params.len() + 4;
         let mut frame = FxHashMap::with_capacity_and_hasher(room, Default::default());
         frame.extend(f.captured.iter().cloned());
-        let mut given: Vec<Option<Value>> = pos.into_iter().map(Some).collect();
-        given.resize(params.len(), None);
-        for (k, v) in kw {
-            match params.iter().position(|p| p.name.name == k) {
-                Some(i) if given[i].is_some() => {
-                    return Err(Error::value(format!(
-                        "{}() got `{k}` both by position and by keyword",
-                        f.name
-                    ))
-                    .at(span));
-                }
-                Some(i) => given[i] = Some(v),
-                None => {
-                    let mut e = Error::value(format!(
-                        "{}() got an unexpected keyword argument `{k}`",
-                        f.name
-                    ))
-                    .at(span);
-                    e.help = did_you_mean(&k, params.iter().map(|p| p.name.name.as_str()));
-                    return Err(e);
-                }
-            }
-        }
         if given.iter().all(Option::is_some) {
             // Every parameter given: no default to evaluate, bind them directly.
             for (p, v) in params.iter().zip(given.into_iter().flatten()) {
@@ -409,6 +490,7 @@ impl Interp {
                 "dtype" => return Ok(Value::DType(a.dtype())),
                 "device" => return Ok(Value::Device(a.device())),
                 "nbytes" => return Ok(Value::Int(a.nbytes() as i64)),
+                "itemsize" => return Ok(Value::Int(a.dtype().size() as i64)),
                 "T" => {
                     let def = super::eval::op_named("transpose")?;
                     return self.call_builtin(def, vec![recv.clone()], vec![], attr.span);
@@ -421,13 +503,41 @@ impl Interp {
         {
             return Ok(v);
         }
+        // NumPy's `x.dtype.name`, `.itemsize`, `.kind`.
+        if let Value::DType(d) = &recv {
+            match name {
+                "name" => return Ok(Value::str(d.name())),
+                "itemsize" => return Ok(Value::Int(d.size() as i64)),
+                "kind" => {
+                    let kind = if d.is_float() {
+                        "f"
+                    } else if d.is_int() {
+                        "i"
+                    } else if d.is_bool() {
+                        "b"
+                    } else {
+                        "c"
+                    };
+                    return Ok(Value::str(kind));
+                }
+                _ => {}
+            }
+        }
         if let Some(def) = crate::containers::methods::method(&recv, name) {
             return Ok(Value::Method(Box::new(recv), def));
         }
-        if matches!(recv, Value::List(_) | Value::Dict(_)) {
+        if matches!(recv, Value::List(_) | Value::Dict(_) | Value::Str(_)) {
             return Err(self.no_attr(&recv, attr));
         }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
+            return Ok(Value::Method(Box::new(recv), def));
+        }
+        // Elementwise functions are methods of arrays: NumPy's `x.clip(0, 1)`,
+        // `x.round()`, PyTorch's `x.exp()`, `x.abs()`.
+        if let Value::Array(_) = &recv
+            && let Some(def) =
+                ops::lookup(name).filter(|d| matches!(d.kind, OpKind::Elementwise(_)))
+        {
             return Ok(Value::Method(Box::new(recv), def));
         }
         Err(self.no_attr(&recv, attr))
@@ -453,11 +563,17 @@ impl Interp {
         let mut out: Vec<String> = Vec::new();
         if let Value::Array(_) = v {
             out.extend(
-                ["shape", "size", "ndim", "dtype", "device", "nbytes", "T"].map(String::from),
+                [
+                    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T",
+                ]
+                .map(String::from),
             );
         }
         if let Value::Object(o) = v {
             out.extend(o.attr_names());
+        }
+        if let Value::DType(_) = v {
+            out.extend(["name", "itemsize", "kind"].map(String::from));
         }
         out.extend(
             crate::containers::methods::method_names(v)

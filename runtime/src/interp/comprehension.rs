@@ -116,6 +116,7 @@ fn target_names(t: &Target, out: &mut Vec<String>) {
     match t {
         Target::Name(id) => out.push(id.name.clone()),
         Target::Tuple(items, _) => items.iter().for_each(|t| target_names(t, out)),
+        Target::Starred(t, _) => target_names(t, out),
         Target::Index { .. } | Target::Attr { .. } => {}
     }
 }

@@ -174,7 +174,10 @@ impl Interp {
             }
             ExprKind::Logic { op, lhs, rhs } => {
                 let l = self.eval(lhs)?;
+                // A comparison chain `a < x < b` is `(a < x) and (x < b)`
+                // sharing `x`: its operands overlap.
                 let word = match op {
+                    LogicOp::And if rhs.span.start < lhs.span.end => "chain",
                     LogicOp::And => "and",
                     LogicOp::Or => "or",
                 };
@@ -239,6 +242,13 @@ impl Interp {
                 }
             }
             ExprKind::Block(b) => self.eval_block_value(b),
+            ExprKind::Starred { double, .. } => Err(Error::new(
+                crate::ErrorKind::Syntax,
+                format!(
+                "`{}` unpacks only in a call's arguments (`f(*xs)`, `f(**d)`) or on the left of `=` (`a, *rest = xs`)",
+                if *double { "**" } else { "*" }
+            ))
+            .at(e.span)),
             ExprKind::Time(b) => {
                 crate::builtins::device::sync_all()?;
                 let t0 = std::time::Instant::now();
@@ -249,8 +259,22 @@ impl Interp {
         }
     }
 
+    /// The items of a tuple display; `*xs` puts in each item of xs (`t = 1, *xs`).
     fn eval_list(&mut self, items: &[Expr]) -> Result<Vec<Value>> {
-        items.iter().map(|x| self.eval(x)).collect()
+        let mut out = Vec::with_capacity(items.len());
+        for x in items {
+            match &x.kind {
+                ExprKind::Starred {
+                    expr,
+                    double: false,
+                } => {
+                    let v = self.eval(expr)?;
+                    out.extend(self.collect_items(v).map_err(|e| e.at(x.span))?);
+                }
+                _ => out.push(self.eval(x)?),
+            }
+        }
+        Ok(out)
     }
 
     /// The value of a `{ ... }` used as an expression: its last expression statement.
@@ -285,7 +309,9 @@ impl Interp {
         match ops::lookup(n) {
             Some(d)
                 if matches!(d.kind, OpKind::Elementwise(_))
-                    && args.iter().all(|a| a.name.is_none())
+                    && args.iter().all(|a| {
+                        a.name.is_none() && !matches!(a.value.kind, ExprKind::Starred { .. })
+                    })
                     && crate::ops::elementwise::alternate(d, args.len()).is_none() =>
             {
                 Ok(Callee::Fused(d))
@@ -381,9 +407,20 @@ impl Interp {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
                         let eq = self.values_equal(&lv, &rv);
-                        match op {
-                            CmpOp::Eq => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
-                            CmpOp::Ne => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
+                        match (op, &lv, &rv) {
+                            (CmpOp::Eq, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
+                            (CmpOp::Ne, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(!eq)))),
+                            // Strings order by code points, as Python's.
+                            (_, Value::Str(a), Value::Str(b)) => {
+                                let o = a.cmp(b);
+                                let r = match op {
+                                    CmpOp::Lt => o.is_lt(),
+                                    CmpOp::Le => o.is_le(),
+                                    CmpOp::Gt => o.is_gt(),
+                                    _ => o.is_ge(),
+                                };
+                                Ok(Ok(EwNode::Leaf(Operand::Bool(r))))
+                            }
                             _ => Err(Error::type_(format!(
                                 "`{}` is not defined between {} and {}",
                                 op.symbol(),
@@ -495,10 +532,39 @@ impl Interp {
             (Value::Str(x), Value::Str(y)) => x == y,
             (Value::Device(x), Value::Device(y)) => x == y,
             (Value::DType(x), Value::DType(y)) => x == y,
+            // Python's `type(x) == int` (type() gives the type's name).
+            (Value::Str(s), t @ Value::Builtin(_)) | (t @ Value::Builtin(_), Value::Str(s)) => {
+                crate::builtins::python::type_name_is(s, t)
+            }
+            // NumPy's `x.dtype == "float32"`, `x.dtype == float`.
+            (Value::DType(d), other @ (Value::Str(_) | Value::Builtin(_)))
+            | (other @ (Value::Str(_) | Value::Builtin(_)), Value::DType(d)) => {
+                crate::ops::creation::dtype_arg(other).is_ok_and(|o| o == *d)
+            }
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Int(x), Value::Int(y)) => x == y,
             (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
             (Value::Float(x), Value::Float(y)) => x == y,
+            // A 0-d array is NumPy's scalar: it equals a number or another
+            // 0-d array of the same value (`losses.index(min(losses))`).
+            (Value::Array(x), Value::Array(y)) if x.ndim() == 0 && y.ndim() == 0 => {
+                x.same_as(y)
+                    || scalar_value(x)
+                        .zip(scalar_value(y))
+                        .is_some_and(|(p, q)| p == q)
+            }
+            (Value::Array(x), n @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)))
+            | (n @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)), Value::Array(x))
+                if x.ndim() == 0 =>
+            {
+                let q = match n {
+                    Value::Int(i) => *i as f64,
+                    Value::Float(f) => *f,
+                    Value::Bool(b) => *b as i64 as f64,
+                    _ => f64::NAN,
+                };
+                scalar_value(x) == Some(q)
+            }
             // Arrays in containers compare by identity (their `==` is elementwise).
             (Value::Array(x), Value::Array(y)) => x.same_as(y),
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
@@ -553,6 +619,11 @@ impl Interp {
     }
 }
 
+/// The value of a 0-d array as a float (`None` when it cannot be read).
+fn scalar_value(x: &crate::array::Array) -> Option<f64> {
+    x.to_host().ok()?.get_f64(0).ok()
+}
+
 pub(crate) fn op_named(name: &str) -> Result<&'static OpDef> {
     ops::lookup(name)
         .ok_or_else(|| Error::internal(format!("op `{name}` missing from the op table")))
@@ -589,6 +660,9 @@ fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
             crate::array::alloc::check_budget(a.len() + b.len(), 1, "bytes of text")?;
             Ok(Value::str(format!("{a}{b}")))
         }
+        (BinOp::Mod, Value::Str(fmt), args) => Ok(Value::str(
+            crate::containers::str_methods::percent_format(fmt, args)?,
+        )),
         (BinOp::Add, Value::Tuple(a), Value::Tuple(b)) => Ok(Value::tuple(joined(a, b)?)),
         (BinOp::Add, Value::List(a), Value::List(b)) => {
             let (a, b) = (a.snapshot(), b.snapshot());

@@ -98,6 +98,36 @@ impl Interp {
                 };
                 Ok(Flow::Return(v))
             }
+            StmtKind::Assert { cond, msg } => {
+                let c = self.eval(cond)?;
+                if self.truthy(&c).map_err(|e| e.at(cond.span))? {
+                    return Ok(Flow::Normal(None));
+                }
+                let text = match msg {
+                    Some(m) => crate::display::to_text(&self.eval(m)?),
+                    None => format!(
+                        "`{}` is false",
+                        self.source
+                            .text
+                            .get(cond.span.start as usize..cond.span.end as usize)
+                            .unwrap_or("the condition")
+                    ),
+                };
+                Err(Error::new(crate::ErrorKind::Assertion, text).at(cond.span))
+            }
+            StmtKind::Raise { class, msg } => {
+                let text = match msg {
+                    Some(m) => crate::display::to_text(&self.eval(m)?),
+                    None => String::new(),
+                };
+                Err(raised(class.as_ref().map(|c| c.name.as_str()), text).at(s.span))
+            }
+            StmtKind::Del(targets) => {
+                for t in targets {
+                    self.delete(t)?;
+                }
+                Ok(Flow::Normal(None))
+            }
             StmtKind::Set(None) => {
                 let listing = self.flags.listing(crate::array::print::line_width());
                 self.print(&listing);
@@ -180,6 +210,7 @@ impl Interp {
                         .map_or_else(|t| t.to_vec(), crate::nested::Items::into_vec),
                     Value::List(l) => l.snapshot().to_vec(),
                     Value::Dict(d) => d.keys(),
+                    v @ (Value::Range(..) | Value::Str(_)) => self.collect_items(v)?,
                     Value::Array(a) if a.ndim() > 0 => {
                         let n = a.shape()[0];
                         (0..n)
@@ -198,18 +229,7 @@ impl Interp {
                         .at(*span));
                     }
                 };
-                if items.len() != targets.len() {
-                    return Err(Error::value(format!(
-                        "cannot unpack {} values into {} names",
-                        items.len(),
-                        targets.len()
-                    ))
-                    .at(*span));
-                }
-                for (t, item) in targets.iter().zip(items) {
-                    self.assign(t, item)?;
-                }
-                Ok(())
+                self.assign_items(targets, items, *span)
             }
             Target::Index { base, index, span } => {
                 let b = self.eval(base)?;
@@ -221,12 +241,87 @@ impl Interp {
                     .map_err(|e| e.at(base.span))?;
                 self.assign_index(&arr, &idx, &v).map_err(|e| e.at(*span))
             }
+            Target::Starred(_, span) => Err(Error::new(
+                crate::ErrorKind::Syntax,
+                "a starred name must be in a tuple: `a, *rest = xs`",
+            )
+            .at(*span)),
             Target::Attr { attr, span, .. } => Err(Error::type_(format!(
                 "attribute `{}` cannot be assigned",
                 attr.name
             ))
             .at(*span)
             .with_help("attributes like shape and dtype are read-only; use reshape or astype")),
+        }
+    }
+
+    /// Bind the items of a tuple target: one each, the rest (as a list)
+    /// to a starred name (`a, *mid, b = xs`), as Python's unpacking.
+    fn assign_items(
+        &mut self,
+        targets: &[Target],
+        mut items: Vec<Value>,
+        span: gcalc_lang::Span,
+    ) -> Result<()> {
+        let star = targets
+            .iter()
+            .position(|t| matches!(t, Target::Starred(..)));
+        let fixed = targets.len() - star.is_some() as usize;
+        let fits = match star {
+            Some(_) => items.len() >= fixed,
+            None => items.len() == fixed,
+        };
+        if !fits {
+            let need = match star {
+                Some(_) => format!("at least {fixed}"),
+                None => fixed.to_string(),
+            };
+            return Err(Error::value(format!(
+                "cannot unpack {} values into {need} names",
+                items.len()
+            ))
+            .at(span));
+        }
+        if let Some(s) = star {
+            let after = targets.len() - s - 1;
+            let tail = items.split_off(items.len() - after);
+            let rest = items.split_off(s);
+            items.push(Value::list(rest));
+            items.extend(tail);
+        }
+        for (t, item) in targets.iter().zip(items) {
+            match t {
+                Target::Starred(inner, _) => self.assign(inner, item)?,
+                t => self.assign(t, item)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// `del x` (unbind), `del d[k]`, `del xs[i]` / `del xs[a:b]` (remove).
+    fn delete(&mut self, t: &Target) -> Result<()> {
+        match t {
+            Target::Name(id) => {
+                let map = match self.frames.last_mut() {
+                    Some(f) => f,
+                    None => &mut self.globals,
+                };
+                if map.remove(id.name.as_str()).is_none() {
+                    return Err(Error::name(format!("unknown name `{}`", id.name))
+                        .at(id.span)
+                        .with_help("`del` unbinds a variable this scope has"));
+                }
+                Ok(())
+            }
+            Target::Index { base, index, span } => {
+                let b = self.eval(base)?;
+                self.delete_item(b, index).map_err(|e| e.at(*span))
+            }
+            other => Err(Error::new(
+                crate::ErrorKind::Syntax,
+                "`del` takes names and items: `del x`, `del d[k]`, `del xs[i]`",
+            )
+            .at(other.span())),
         }
     }
 
@@ -353,4 +448,29 @@ impl Interp {
             text: text.to_string(),
         });
     }
+}
+
+/// The error `raise Class(text)` stops with: Python's exception classes as
+/// the error kinds they match; any other class (`RuntimeError`, one of the
+/// program's own) named before its message.
+fn raised(class: Option<&str>, text: String) -> Error {
+    use crate::ErrorKind as K;
+    let kind = match class {
+        Some("ValueError") => Some(K::Value),
+        Some("TypeError") => Some(K::Type),
+        Some("IndexError") => Some(K::Index),
+        Some("KeyError") => Some(K::Key),
+        Some("ZeroDivisionError") => Some(K::ZeroDivision),
+        Some("OverflowError") => Some(K::Overflow),
+        Some("AssertionError") => Some(K::Assertion),
+        Some("NameError") => Some(K::Name),
+        _ => None,
+    };
+    match (kind, class) {
+        (Some(k), _) => Error::new(k, text),
+        (None, Some(c)) if text.is_empty() => Error::value(c.to_string()),
+        (None, Some(c)) => Error::value(format!("{c}: {text}")),
+        (None, None) => Error::value(text),
+    }
+    .with_help("raised by the program (gcalc has no try/except: the run stops here)")
 }

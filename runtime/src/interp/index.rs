@@ -250,6 +250,41 @@ impl Interp {
         }
     }
 
+    /// `del base[items]`: a dict's key, a list's item or slice.
+    pub(crate) fn delete_item(&mut self, base: Value, items: &[IndexItem]) -> Result<()> {
+        match base {
+            Value::Dict(d) => {
+                let key = self.dict_key(items)?;
+                match d.remove(&key)? {
+                    Some(_) => Ok(()),
+                    None => Err(crate::containers::methods::key_error(&key, &d)),
+                }
+            }
+            Value::List(l) => {
+                let n = l.len();
+                let mut js = match self.seq_index(items, ("lists", "list"), n)? {
+                    Pick::One(j) => vec![j],
+                    Pick::Many(js, _) => js,
+                };
+                js.sort_unstable();
+                l.modify(|xs| {
+                    for &j in js.iter().rev() {
+                        if j < xs.len() {
+                            xs.remove(j);
+                        }
+                    }
+                });
+                Ok(())
+            }
+            Value::Array(_) => Err(Error::type_("an array's elements cannot be deleted")
+                .with_help("make a new array without them, e.g. x[mask] with a bool mask")),
+            other => Err(Error::type_(format!(
+                "{} does not support deleting items",
+                other.a_type_name()
+            ))),
+        }
+    }
+
     /// The position `items` name in a tuple, list or string of length `n`:
     /// one integer, negative from the end. `what`: (the kinds taking it, the
     /// one a wrong index cannot index, the one out-of-range names).

@@ -78,6 +78,18 @@ impl Interp {
     pub(crate) fn logic_truth(&self, v: &Value, word: &str) -> Result<bool> {
         if let Value::Array(a) = v
             && a.size() != 1
+            && word == "chain"
+        {
+            return Err(Error::value(format!(
+                "a comparison chain `a < x < b` needs one truth value, but got an array of {} elements",
+                a.size()
+            ))
+            .with_help(
+                "on arrays compare each side and combine elementwise: (a < x) & (x < b)",
+            ));
+        }
+        if let Value::Array(a) = v
+            && a.size() != 1
         {
             let (sym, func) = match word {
                 "and" => ("&", "logical_and"),

@@ -148,16 +148,35 @@ pub static OPS: &[OpDef] = &[
 pub fn dtype_arg(v: &Value) -> Result<DType> {
     match v {
         Value::DType(d) => Ok(*d),
-        Value::Str(s) => DType::from_name(s).ok_or_else(|| {
-            Error::type_(format!("unknown dtype \"{s}\""))
-                .with_help("dtypes: bool int32 int64 float16 float32 float64")
-        }),
+        // NumPy's `dtype=float`, `dtype=int`: Python's types are float64 and int64.
+        Value::Builtin(def) if def.name == "float" => Ok(DType::Float64),
+        Value::Builtin(def) if def.name == "int" => Ok(DType::Int64),
+        Value::Str(s) => python_dtype_name(s)
+            .or_else(|| DType::from_name(s))
+            .ok_or_else(|| {
+                Error::type_(format!("unknown dtype \"{s}\""))
+                    .with_help("dtypes: bool int32 int64 float16 float32 float64")
+            }),
         other => Err(Error::type_(format!(
             "dtype must be a dtype like float32, not {}",
             other.a_type_name()
         ))
         .with_help("dtypes: bool int32 int64 float16 float32 float64")),
     }
+}
+
+/// NumPy's other spellings of a dtype in a string: `"float"`, `"int"`,
+/// `"double"`, `"f4"`, `"i8"`, `"?"`...
+fn python_dtype_name(s: &str) -> Option<DType> {
+    Some(match s {
+        "float" | "double" | "f8" | "float_" => DType::Float64,
+        "single" | "f4" => DType::Float32,
+        "half" | "f2" => DType::Float16,
+        "int" | "i8" | "long" | "int_" => DType::Int64,
+        "i4" | "intc" => DType::Int32,
+        "?" | "bool_" => DType::Bool,
+        _ => return None,
+    })
 }
 
 /// A device argument: `cpu()`, `gpu(0)`.

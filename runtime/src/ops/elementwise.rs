@@ -440,8 +440,8 @@ pub static OPS: &[OpDef] = &[
         "ceil({0})", "({0})"; "Round up; integers are kept as they are."),
     ew!("round", "round(x)", ["x"], Same, Any, |v| v[0].round_ties_even();
         f: map1 |x| x.round_ties_even(); i: map1 |x| x; b: none;
-        "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy). round(x, decimals) rounds to that many decimals (as around).";
-        alt: (2, super::npmath::around)),
+        "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy); a Python number gives a Python int (round(2.5) is 2). round(x, decimals) rounds to that many decimals (as around).";
+        py: super::py_scalar::round; alt: (2, super::npmath::around)),
     ew!("maximum", "maximum(x, y)", ["x", "y"], Same, Any, |v| ref_max(v[0], v[1]);
         f: map2 |x, y| if x > y || x.is_nan() { x } else { y }; i: map2 |x, y| x.max(y); b: none;
         "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins.";

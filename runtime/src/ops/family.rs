@@ -61,7 +61,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 42] {
+fn tables() -> [(&'static [OpDef], Family); 43] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -90,6 +90,7 @@ fn tables() -> [(&'static [OpDef], Family); 42] {
         (super::collective::OPS, Family::Devices),
         (crate::autodiff::builtins::OPS, Family::Gradients),
         (crate::builtins::lang::OPS, Family::Language),
+        (crate::builtins::python::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
         (crate::containers::methods::OPS, Family::Language),

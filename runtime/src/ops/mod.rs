@@ -119,6 +119,7 @@ fn tables() -> Vec<&'static [OpDef]> {
         tensor::OPS,
         einsum::OPS,
         crate::builtins::lang::OPS,
+        crate::builtins::python::OPS,
         crate::builtins::device::OPS,
         collective::OPS,
         crate::builtins::help::OPS,

@@ -297,3 +297,31 @@ pub fn right_shift(v: &[Operand]) -> Result<Option<Operand>> {
     }
     Ok(Some(Operand::Int(super::elementwise::shr(a, n))))
 }
+
+/// Python's `round(x)` of a number: an int, halves to even (`round(2.5)` is
+/// 2); nan and inf cannot be rounded to an int (Python's ValueError and
+/// OverflowError). `round(x, n)` goes elsewhere (NumPy's `around`).
+pub fn round(v: &[Operand]) -> Result<Option<Operand>> {
+    Ok(match v {
+        [Operand::Int(i)] => Some(Operand::Int(*i)),
+        [Operand::Bool(b)] => Some(Operand::Int(*b as i64)),
+        [Operand::Float(f)] if f.is_nan() => {
+            return Err(
+                Error::value("round(nan): nan cannot be rounded to an integer").with_help(
+                    "round(x) of a Python float gives an int, as Python's; array(x) keeps floats",
+                ),
+            );
+        }
+        [Operand::Float(f)] => {
+            let r = f.round_ties_even();
+            if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) {
+                return Err(Error::new(
+                    ErrorKind::Overflow,
+                    format!("round({}) does not fit in a 64-bit integer", text(&v[0])),
+                ));
+            }
+            Some(Operand::Int(r as i64))
+        }
+        _ => None,
+    })
+}

@@ -165,15 +165,21 @@ fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
     if args.pos.len() < 2 || !args.kw.is_empty() {
         return None;
     }
+    extreme_of(want_max, &args.pos)
+}
+
+/// The largest (`want_max`) or smallest of Python numbers, Python's way;
+/// `None` when one is not a Python number.
+fn extreme_of(want_max: bool, items: &[Value]) -> Option<Value> {
     let num = |v: &Value| match v {
         Value::Int(i) => Some((Some(*i), *i as f64)),
         Value::Bool(b) => Some((Some(*b as i64), *b as i64 as f64)),
         Value::Float(f) => Some((None, *f)),
         _ => None,
     };
-    let mut best = &args.pos[0];
+    let mut best = items.first()?;
     num(best)?;
-    for v in &args.pos[1..] {
+    for v in &items[1..] {
         let ((vi, vf), (bi, bf)) = (num(v)?, num(best)?);
         let order = match (vi, bi) {
             (Some(a), Some(b)) => a.partial_cmp(&b),
@@ -191,10 +197,109 @@ fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
     Some(best.clone())
 }
 
+/// Python's builtin `sum`, `max` and `min` of one list, tuple or range of
+/// Python numbers and no keywords (`sum([1, 2])`, `max(losses)`,
+/// `sum(range(n))`): a Python number, ints exact (an overflow is an error),
+/// floats summed as Python 3.12 sums them (compensated). `None`: NumPy's
+/// reduction applies (arrays, nested lists, keywords, an empty max).
+fn python_builtin(op: ReduceOp, args: &Args) -> Option<Result<Value>> {
+    if !args.kw.is_empty() || !matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) {
+        return None;
+    }
+    let [v] = args.pos.as_slice() else {
+        return None;
+    };
+    if let Value::Range(start, stop, step) = *v {
+        let n = crate::value::range_len(start, stop, step) as i128;
+        if n == 0 {
+            return (op == ReduceOp::Sum).then_some(Ok(Value::Int(0)));
+        }
+        let (first, last) = (start as i128, start as i128 + (n - 1) * step as i128);
+        let r = match op {
+            ReduceOp::Sum => (n * (first + last) / 2)
+                .try_into()
+                .map(Value::Int)
+                .map_err(|_| {
+                    Error::new(
+                        crate::ErrorKind::Overflow,
+                        "sum() of the range does not fit in a 64-bit integer",
+                    )
+                }),
+            ReduceOp::Max => Ok(Value::Int(first.max(last) as i64)),
+            _ => Ok(Value::Int(first.min(last) as i64)),
+        };
+        return Some(r);
+    }
+    let items = match v {
+        Value::List(_) | Value::Tuple(_) => v.seq_items()?,
+        _ => return None,
+    };
+    if !items
+        .iter()
+        .all(|x| matches!(x, Value::Int(_) | Value::Float(_) | Value::Bool(_)))
+    {
+        return None;
+    }
+    match op {
+        ReduceOp::Sum => Some(python_sum(&items)),
+        ReduceOp::Max => extreme_of(true, &items).map(Ok),
+        _ => extreme_of(false, &items).map(Ok),
+    }
+}
+
+/// Python's `sum` of numbers: ints (and bools) exactly, with an overflow
+/// error past 64 bits; with a float, Neumaier's compensated sum (Python 3.12).
+fn python_sum(items: &[Value]) -> Result<Value> {
+    let mut int_total: i64 = 0;
+    let mut k = 0;
+    while let Some(Value::Int(_) | Value::Bool(_)) = items.get(k) {
+        let x = match items[k] {
+            Value::Int(i) => i,
+            Value::Bool(b) => b as i64,
+            _ => 0,
+        };
+        int_total = int_total.checked_add(x).ok_or_else(|| {
+            Error::new(
+                crate::ErrorKind::Overflow,
+                "sum() of the list does not fit in a 64-bit integer",
+            )
+            .with_help("sum floats instead, e.g. sum(float(x) for x in xs)")
+        })?;
+        k += 1;
+    }
+    if k == items.len() {
+        return Ok(Value::Int(int_total));
+    }
+    let (mut s, mut c) = (int_total as f64, 0.0f64);
+    for x in &items[k..] {
+        let x = match x {
+            Value::Int(i) => *i as f64,
+            Value::Bool(b) => *b as i64 as f64,
+            Value::Float(f) => *f,
+            _ => 0.0,
+        };
+        let t = s + x;
+        if s.abs() >= x.abs() {
+            c += (s - t) + x;
+        } else {
+            c += (x - t) + s;
+        }
+        s = t;
+    }
+    // Python keeps an inf or nan sum as it is (the correction would be nan).
+    Ok(Value::Float(if c.is_finite() { s + c } else { s }))
+}
+
 /// A call of reduction `op` (its table entry's `OpKind::Reduce`).
 pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> {
     if let Some(v) = python_extreme(op, &args) {
         return Ok(v);
+    }
+    if let Some(r) = python_builtin(op, &args) {
+        return r;
+    }
+    if matches!(op, ReduceOp::Max | ReduceOp::Min) && args.kw.iter().any(|(k, _)| k == "key") {
+        return crate::builtins::python::extreme_by_key(interp, op == ReduceOp::Max, args);
     }
     let name = op.name();
     let x = match args.req("x")? {
@@ -203,7 +308,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Value::Float(f) => Array::scalar(f),
         Value::Bool(b) => Array::scalar(b),
         // NumPy's `np.sum([1, 2, 3])`: a list or tuple is made an array first.
-        v @ (Value::List(_) | Value::Tuple(_)) => {
+        v @ (Value::List(_) | Value::Tuple(_) | Value::Range(..)) => {
             crate::array::create::value_to_array(&v, None, interp.float_x())?
         }
         v => {

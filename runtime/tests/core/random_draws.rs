@@ -598,7 +598,7 @@ fn bad_arguments_are_clear_errors() {
         ("shuffle(3)", "shuffle: x must be an array"),
         (
             "permutation(array(3))",
-            "x must be an integer or an array of at least one dimension",
+            "x must be an integer or at least 1-dimensional",
         ),
         ("gamma()", "missing required argument `k`"),
         ("choice(3, 2, replace=1)", "replace must be true or false"),

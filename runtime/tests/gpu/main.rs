@@ -21,6 +21,7 @@ mod gpu_nvrtc;
 mod gpu_ops;
 mod gpu_poison;
 mod gpu_profile;
+mod gpu_pyhabits;
 mod gpu_random_draws;
 mod gpu_session;
 mod gpu_sort;

@@ -123,6 +123,13 @@ pub(crate) fn rot90_view(m: &Array, k: i64, axes: &[i64]) -> Result<Array> {
     let [p, q] = axes else {
         return Err(bad(format!("axes must hold 2 axes, not {}", axes.len())));
     };
+    if nd < 2 && (p - q).abs() == nd {
+        return Err(Error::value(format!(
+            "rot90: axes must be different: m is {nd}-d, and rot90 turns the plane of two axes"
+        ))
+        .with_op("rot90")
+        .with_help("give m two dimensions (m.reshape(1, -1)), or flip(m) to reverse a 1-d array"));
+    }
     if p == q || (p - q).abs() == nd {
         return Err(bad("the two axes must be different".into()));
     }

@@ -12,7 +12,7 @@ use crate::backend;
 use crate::builtins::lang::int_arg;
 use crate::device::Device;
 use crate::dtype::DType;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::interp::{Args, Interp};
 use crate::value::Value;
 
@@ -43,7 +43,9 @@ impl Pop {
     }
 }
 
-fn population(i: &Interp, op: &str, name: &str, v: &Value) -> Result<Pop> {
+/// `zero_d`: the kind of error a 0-d array is (NumPy's permutation raises
+/// IndexError, choice ValueError).
+fn population(i: &Interp, op: &str, name: &str, v: &Value, zero_d: ErrorKind) -> Result<Pop> {
     match v {
         Value::Int(_) | Value::Bool(_) => {
             let n = int_arg(v, name)?;
@@ -56,7 +58,10 @@ fn population(i: &Interp, op: &str, name: &str, v: &Value) -> Result<Pop> {
         Value::Array(_) | Value::List(_) | Value::Tuple(_) => {
             let a = super::super::creation::array_arg(i, v)?;
             if a.ndim() == 0 {
-                return Err(Error::value(format!("{op}: {name} must be an integer or an array of at least one dimension, not a 0-d array"))
+                let msg = format!(
+                    "{op}: {name} must be an integer or at least 1-dimensional, not a 0-d array"
+                );
+                return Err(Error::new(zero_d, msg)
                     .with_op(op)
                     .with_help("use a.item() for a number, or reshape(a, (1,))"));
             }
@@ -136,7 +141,7 @@ fn probabilities(op: &str, v: &Value, i: &Interp, n: u64) -> Result<Vec<f64>> {
 /// `choice(a, shape=none, replace=true, p=none, dtype=none, device=none)`.
 pub fn choice(i: &mut Interp, mut a: Args) -> Result<Value> {
     const OP: &str = "choice";
-    let pop = population(i, OP, "a", &a.req("a")?)?;
+    let pop = population(i, OP, "a", &a.req("a")?, ErrorKind::Value)?;
     let shape = match super::shape_or_size(&mut a)? {
         None | Some(Value::None) => vec![],
         Some(v) => shape_arg(&v)?,
@@ -224,7 +229,7 @@ fn cumulative(p: &[f64]) -> Vec<f64> {
 /// of the array x with its rows shuffled.
 pub fn permutation(i: &mut Interp, mut a: Args) -> Result<Value> {
     const OP: &str = "permutation";
-    let pop = population(i, OP, "x", &a.req("x")?)?;
+    let pop = population(i, OP, "x", &a.req("x")?, ErrorKind::Index)?;
     let dev = a
         .kw("device")
         .map(|v| super::super::creation::device_arg(&v))

@@ -155,6 +155,24 @@ const ALLOWED: &[(&str, &str, &str, &str)] = &[
         "\"size\" => Value::tuple",
         "the figure attribute fig.size, not the op size()",
     ),
+    (
+        "builtins/python.rs",
+        "op-names",
+        "matches!(x, Value::",
+        "Python's type names given to isinstance (`isinstance(x, int)`): a type, not a call of the op",
+    ),
+    (
+        "ops/creation.rs",
+        "op-names",
+        "if def.name == ",
+        "NumPy's `dtype=float`, `dtype=int`: Python's types as dtypes, not calls of the ops",
+    ),
+    (
+        "ops/creation.rs",
+        "op-names",
+        "=> DType::",
+        "NumPy's dtype spellings in strings (`\"float\"`, `\"int\"`), not the ops",
+    ),
 ];
 
 fn src_dir() -> PathBuf {
