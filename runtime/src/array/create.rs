@@ -23,6 +23,7 @@ impl Scalar {
             Value::Bool(b) => Some(Scalar::Bool(*b)),
             Value::Int(i) => Some(Scalar::Int(*i)),
             Value::Float(f) => Some(Scalar::Float(*f)),
+            Value::Complex(re, im) => Some(Scalar::Complex(*re, *im)),
             _ => None,
         }
     }
@@ -131,6 +132,10 @@ fn scalar_value(h: &Array, flat: usize) -> Result<Value> {
     Ok(match h.dtype() {
         DType::Bool => Value::Bool(d.get_i64(off) != 0),
         DType::Int32 | DType::Int64 => Value::Int(d.get_i64(off)),
+        DType::Complex64 | DType::Complex128 => {
+            let (re, im) = d.get_parts(off);
+            Value::Complex(re, im)
+        }
         _ => Value::Float(d.get_f64(off)),
     })
 }
@@ -199,6 +204,11 @@ fn collect(
                 DType::Int32 | DType::Int64 => {
                     out.extend(h.to_vec::<i64>()?.into_iter().map(Scalar::Int))
                 }
+                DType::Complex64 | DType::Complex128 => out.extend(
+                    h.to_vec::<crate::array::Cf64>()?
+                        .into_iter()
+                        .map(|z| Scalar::Complex(z.re, z.im)),
+                ),
                 _ => out.extend(h.to_vec::<f64>()?.into_iter().map(Scalar::Float)),
             }
             Ok(())

@@ -21,7 +21,7 @@ pub(crate) mod writes;
 
 use crate::array::Array;
 use crate::array::index::Resolved;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::ops::{OpDef, OpKind};
@@ -202,6 +202,15 @@ fn frozen(v: &Value) -> Value {
 }
 
 /// Whether a result may carry a gradient (floats only: ints and bools are constants).
+/// The error of a tracked value flowing into a complex result: the tape
+/// holds real arrays only, so the gradient would be lost (never a silent 0).
+fn complex_on_tape(what: &str) -> Error {
+    Error::value(format!(
+        "grad: {what} makes a complex value from a differentiated input; gradients through complex values are not supported yet"
+    ))
+    .with_help("differentiate a real formulation (e.g. |fft(x)|^2 as a sum of squares of a cosine and a sine transform), or compute this part outside grad")
+}
+
 fn differentiable(a: &Array) -> bool {
     a.dtype().is_float()
 }
@@ -228,6 +237,9 @@ impl Interp {
                 );
                 Ok(Operand::Array(a.with_node(id)))
             }
+            Operand::Array(a) if a.dtype().is_complex() => {
+                Err(complex_on_tape("an elementwise expression"))
+            }
             o => Ok(o),
         }
     }
@@ -242,6 +254,9 @@ impl Interp {
         }
         let tree = node.clone();
         let out = self.fuse_reduce(node, mean)?;
+        if out.dtype().is_complex() {
+            return Err(complex_on_tape("a sum of an elementwise expression"));
+        }
         let Some(tape) = self.tape.as_mut() else {
             return Ok(out);
         };
@@ -299,7 +314,13 @@ impl Interp {
                 return Ok(self.eval_tree(tree)?.into_value());
             }
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
-            (OpKind::Func(_) | OpKind::Reduce(_), None) => return self.call_def_raw(def, args),
+            (OpKind::Func(_) | OpKind::Reduce(_), None) => {
+                let out = self.call_def_raw(def, args)?;
+                return match &out {
+                    Value::Array(a) if a.dtype().is_complex() => Err(complex_on_tape(def.name)),
+                    _ => Ok(out),
+                };
+            }
         };
         let pos: Vec<Value> = args.pos.iter().map(frozen).collect();
         let kw: Vec<(String, Value)> = args

@@ -427,6 +427,11 @@ pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Ar
         Scalar::Float(f) => Expr::Float(f, dtype),
         Scalar::Int(n) => Expr::Int(n, dtype),
         Scalar::Bool(b) => Expr::Int(b as i64, dtype),
+        Scalar::Complex(..) => {
+            return Err(Error::device(format!(
+                "a complex fill on gpu({dev}) is not supported"
+            )));
+        }
     };
     eval(&e, dtype, Some(shape), Some(dev))
 }

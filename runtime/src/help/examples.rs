@@ -96,6 +96,11 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "reps" => vec!["(2, 1)"],
         "indices" => vec!["[1, 0]", "array([[1], [0]])"],
         "idx" => vec!["[0, 0, 2]"],
+        // The complex builtins' parameters.
+        "z" => vec!["array([1 + 2j, 3 - 4j])"],
+        // `complex(real, imag)`'s first parameter (Python's name, which is
+        // also the `real` builtin's: compared by value, not as an op).
+        n if n == crate::opid::CxOp::Real.name() => vec!["array([1.0, 2.0])"],
         _ => vec![],
     }
 }

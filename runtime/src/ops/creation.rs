@@ -150,13 +150,13 @@ pub fn dtype_arg(v: &Value) -> Result<DType> {
         Value::DType(d) => Ok(*d),
         Value::Str(s) => DType::from_name(s).ok_or_else(|| {
             Error::type_(format!("unknown dtype \"{s}\""))
-                .with_help("dtypes: bool int32 int64 float16 float32 float64")
+                .with_help("dtypes: bool int32 int64 float16 float32 float64 complex64 complex128")
         }),
         other => Err(Error::type_(format!(
             "dtype must be a dtype like float32, not {}",
             other.a_type_name()
         ))
-        .with_help("dtypes: bool int32 int64 float16 float32 float64")),
+        .with_help("dtypes: bool int32 int64 float16 float32 float64 complex64 complex128")),
     }
 }
 

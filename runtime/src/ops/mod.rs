@@ -21,12 +21,15 @@ pub(crate) use builtin;
 
 pub mod assemble;
 pub mod collective;
+pub mod complex;
+pub mod complex_ew;
 pub mod creation;
 pub mod decomp;
 pub mod einsum;
 pub mod elementwise;
 pub mod elementwise_math;
 pub mod family;
+pub mod fft;
 pub mod fuse;
 pub mod histogram;
 pub mod index;
@@ -126,6 +129,8 @@ fn tables() -> Vec<&'static [OpDef]> {
         crate::autodiff::builtins::OPS,
         crate::containers::methods::OPS,
         sort::OPS,
+        complex::OPS,
+        fft::OPS,
     ]
 }
 

@@ -14,9 +14,12 @@ use crate::value::Value;
 pub fn data(i: &Interp, v: Value, name: &str) -> Result<Array> {
     match v {
         Value::Array(a) => Ok(a),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::List(_) | Value::Tuple(_) => {
-            value_to_array(&v, None, i.float_x()).map_err(|e| e.with_op(name))
-        }
+        Value::Int(_)
+        | Value::Float(_)
+        | Value::Complex(..)
+        | Value::Bool(_)
+        | Value::List(_)
+        | Value::Tuple(_) => value_to_array(&v, None, i.float_x()).map_err(|e| e.with_op(name)),
         v => Err(
             Error::type_(format!("{name}() needs an array, got {}", v.a_type_name()))
                 .with_op(name)
