@@ -4,6 +4,7 @@
 # Run from the bundle (bash .gpu/run) or with GCALC_BIN_DIR pointing at the binaries.
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="${GCALC_BIN_DIR:-$here/../bin}"
+[ -f "$here/../unpack.sh" ] && . "$here/../unpack.sh" "$bin"
 log=$(mktemp)
 GCALC_BENCH=1 "$bin/gpu" gpu_bench:: --nocapture --test-threads=1 2>&1 | grep '^GCALC' >>"$log"
 # Statement-level figures through the gcalc binary (when the op table is merged).

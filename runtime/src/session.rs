@@ -158,7 +158,16 @@ impl Session {
         // A stale interrupt (pressed while idle) must not stop the next input.
         self.interp.interrupt_flag().store(false, Ordering::Relaxed);
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run(&mut self.interp, &parsed.program, source_name, text)
+            let r = run(&mut self.interp, &parsed.program, source_name, text);
+            // The GPU work this input queued is finished before its outcome
+            // is told: an index error a kernel found belongs to this input.
+            match (r, crate::backend::devices::settle()) {
+                (r, Ok(())) => r,
+                (Ok(_), Err(e)) => Err(e),
+                (Err(e), Err(q)) => {
+                    Err(e.with_note(format!("the GPU also reported: {}", q.message)))
+                }
+            }
         }));
         match r {
             Ok(Ok(v)) => {

@@ -31,7 +31,7 @@ __device__ __forceinline__ double unif(u64 ctr, u64 seed, u64 i, int dt) {
   return dt == 0 ? (double)(w >> 21) / 2048.0 : (double)(w >> 8) / 16777216.0;
 }
 template <typename T> __device__ __forceinline__ void put(T* o, u64 i, double v) { o[i] = (T)v; }
-// float16 rounds once from float64 (round to nearest even), as the CPU's f16::from_f64.
+// float16 rounds once from float64 (round to nearest even), as the CPU's f16::from_f64_const.
 __device__ __forceinline__ void put(__half* o, u64 i, double v) { o[i] = __double2half(v); }
 // uniform: out[i] = lo + (hi - lo) * u
 template <typename T>

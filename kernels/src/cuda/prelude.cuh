@@ -27,9 +27,16 @@ __device__ __forceinline__ long long gc_mod(long long a, long long b) {
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
+// NumPy's clip, minimum(maximum(x, lo), hi): a nan (in x, lo or hi) wins.
+template <typename T> __device__ __forceinline__ T gc_clip(T x, T lo, T hi) {
+  T m = (x > lo || x != x) ? x : lo;
+  return (m < hi || m != m) ? m : hi;
+}
+// NumPy's float remainder: the divisor's sign, a zero too (copysign(0, b)).
 template <typename T> __device__ __forceinline__ T gc_fmod_py(T a, T b) {
   T r = fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  else if (r == 0) r = copysign((T)0, b);
   return r;
 }
 __device__ __forceinline__ long long gc_ipow(long long a, long long b) {

@@ -3,7 +3,7 @@
 // this module being compiled with --fmad=false), the permutation's indices,
 // rows gathered by an index array, and choice's cdf search.
 template <typename T> __device__ __forceinline__ void gc_store(T* o, gc_u64 i, double v) { o[i] = (T)v; }
-// float16 rounds once from float64 (to nearest even), as the CPU's f16::from_f64.
+// float16 rounds once from float64 (to nearest even), as the CPU's f16::from_f64_const.
 __device__ __forceinline__ void gc_store(__half* o, gc_u64 i, double v) { o[i] = __double2half(v); }
 __device__ __forceinline__ void gc_store(bool* o, gc_u64 i, double v) { o[i] = v != 0.0; }
 __device__ __forceinline__ gc_u64 gc_tid() { return (gc_u64)blockIdx.x * blockDim.x + threadIdx.x; }

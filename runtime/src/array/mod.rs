@@ -234,10 +234,14 @@ impl Array {
         self.to_vec::<f64>()
     }
 
-    /// Flat element at C-order position `i` as f64 (host arrays only).
+    /// Flat element at C-order position `i` as f64 (of a GPU array: that one
+    /// element is copied to the host, a sync point).
     pub fn get_f64(&self, i: usize) -> Result<f64> {
         let off = layout::offset_of_flat(&self.shape, &self.strides, self.offset, i);
-        Ok(self.host_read()?.get_f64(off))
+        // A host array is read where it is; of a GPU array that one element
+        // is copied (a sync point).
+        let one = self.view(vec![], vec![], off).to_host()?;
+        Ok(one.host_read()?.get_f64(one.offset()))
     }
 }
 

@@ -15,6 +15,19 @@ pub fn run(op: DecompOp, inputs: &[Array]) -> Result<Vec<Array>> {
         .ok_or_else(|| Error::internal("decomposition without inputs"))?;
     match first.device() {
         Device::Cpu => cpu::decomp::run(op, inputs),
+        // Empty matrices have nothing to factor (and cuSOLVER writes no
+        // info for n = 0): the host's rules give the results (det's 1.0s,
+        // empty factors), placed on the GPU.
+        dev @ Device::Gpu(_) if inputs.iter().any(|a| a.size() == 0) => {
+            let host = inputs
+                .iter()
+                .map(|a| a.to_host())
+                .collect::<Result<Vec<_>>>()?;
+            cpu::decomp::run(op, &host)?
+                .iter()
+                .map(|r| super::to_device(r, dev))
+                .collect()
+        }
         Device::Gpu(_) => cuda::solver::run(op, inputs),
     }
 }

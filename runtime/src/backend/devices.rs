@@ -63,6 +63,12 @@ pub fn sync(d: Device) -> Result<()> {
     }
 }
 
+/// Wait for the usable devices' queued work at the end of one input; the
+/// first queued error is returned (see `cuda::settle`).
+pub fn settle() -> Result<()> {
+    cuda::settle()
+}
+
 /// Wait for every device's queued work; the first queued error is returned.
 pub fn sync_all() -> Result<()> {
     cuda::sync_all()

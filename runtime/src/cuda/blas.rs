@@ -137,6 +137,19 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
     }
     // Compute dtype: f32/f64 directly; f16 in f32; ints and bools in f64.
     let dt = a.dtype().max_float(b.dtype());
+    let mut shape = batch_shape.clone();
+    if !a1 {
+        shape.push(m);
+    }
+    if !b1 {
+        shape.push(n);
+    }
+    // An empty result, or an empty sum (k = 0: zeros): no product to run,
+    // and empty operands have no layout cuBLAS takes.
+    if batch * m * n == 0 || k == 0 {
+        let z = super::ew::zeros(&shape, dt, i)?;
+        return finish(z, a.dtype(), b.dtype());
+    }
     let prep = |x: &Array| -> Result<Array> {
         let x = if x.dtype() != dt {
             super::ew::copy(x, dt)?
@@ -149,6 +162,7 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
             super::ew::copy(&x, dt)
         }
     };
+    let (dta, dtb) = (a.dtype(), b.dtype());
     let (a, b) = (prep(&a)?, prep(&b)?);
     let (ta, lda) = mat_layout(&a).ok_or_else(|| Error::internal("matmul layout"))?;
     let (tb, ldb) = mat_layout(&b).ok_or_else(|| Error::internal("matmul layout"))?;
@@ -163,45 +177,31 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         batch_stride(&b).unwrap_or(0)
     };
     let out = DeviceBuffer::alloc(&g, dt, batch * m * n)?;
-    let mut shape = batch_shape.clone();
-    if !a1 {
-        shape.push(m);
-    }
-    if !b1 {
-        shape.push(n);
-    }
-    if batch * m * n > 0 {
-        if k == 0 {
-            drop(out);
-            let z = super::ew::zeros(&shape, dt, i)?;
-            return finish(z, a.dtype(), b.dtype());
-        }
-        let gemv = batch == 1
-            && super::gemv::run(
-                &g,
-                dt,
-                &a,
-                &b,
-                (ta, lda),
-                (tb, ldb),
-                (m, n, k),
-                out.ptr_at(0),
-            )?;
-        if gemv {
-            return finish(array_of(out, shape), a.dtype(), b.dtype());
-        }
-        gemm(
+    let gemv = batch == 1
+        && super::gemv::run(
             &g,
             dt,
-            (tb, ta),
-            (n, m, k),
-            (array_buffer(&b)?.ptr_at(b.offset()), ldb, sb),
-            (array_buffer(&a)?.ptr_at(a.offset()), lda, sa),
-            (out.ptr_at(0), n as i64, (m * n) as i64),
-            batch,
+            &a,
+            &b,
+            (ta, lda),
+            (tb, ldb),
+            (m, n, k),
+            out.ptr_at(0),
         )?;
+    if gemv {
+        return finish(array_of(out, shape), dta, dtb);
     }
-    finish(array_of(out, shape), a.dtype(), b.dtype())
+    gemm(
+        &g,
+        dt,
+        (tb, ta),
+        (n, m, k),
+        (array_buffer(&b)?.ptr_at(b.offset()), ldb, sb),
+        (array_buffer(&a)?.ptr_at(a.offset()), lda, sa),
+        (out.ptr_at(0), n as i64, (m * n) as i64),
+        batch,
+    )?;
+    finish(array_of(out, shape), dta, dtb)
 }
 
 fn finish(r: Array, da: DType, db: DType) -> Result<Array> {

@@ -83,6 +83,27 @@ pub fn configure(c: Config) {
     }
 }
 
+/// At the end of one input (a cell, a script, a REPL line): wait for every
+/// started GPU that is still usable, so an error its queued work finds (an
+/// index out of bounds, a failed kernel) belongs to the input that queued
+/// it, never to a later one. A GPU poisoned before is skipped (its error was
+/// told then; CPU work goes on). The first error is returned.
+pub fn settle() -> Result<()> {
+    if !driver::GPU_USED.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut first = None;
+    for i in 0..gpu_count() as u32 {
+        if let Some(g) = driver::gpu_if_started(i)
+            && !g.is_poisoned()
+            && let Err(e) = g.sync()
+        {
+            first.get_or_insert(e);
+        }
+    }
+    first.map_or(Ok(()), Err)
+}
+
 /// Wait for every started GPU; the first queued error is returned.
 pub fn sync_all() -> Result<()> {
     if !driver::GPU_USED.load(Ordering::Relaxed) {

@@ -84,6 +84,8 @@ impl Interp {
         let src = self.to_array_like(v, x)?;
         let src = self.refresh(&src)?;
         if let Some(m) = self.mask_path(x, idx, src.shape(), false)? {
+            // A number or list becomes a host array: it goes where x is.
+            let src = crate::backend::index::values_for(x, &src, "assign")?;
             let node = where_node(&m, EwNode::Leaf(Operand::Array(src)))?;
             let r = self.eval_tree(node)?.into_array()?;
             return self.write_whole(&m.view, &r);

@@ -441,7 +441,7 @@ pub static OPS: &[OpDef] = &[
     ew!("clip", "clip(x, lo, hi)", ["x", "lo", "hi"], Same, Any, |v| ref_min(ref_max(v[0], v[1]), v[2]);
         f: map3 |x, lo, hi| { let m = if x > lo || x.is_nan() { x } else { lo }; if m < hi || m.is_nan() { m } else { hi } };
         i: map3 |x, lo, hi| x.max(lo).min(hi); b: none;
-        "fmin(fmax({0}, {1}), {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi).";
+        "gc_clip({0}, {1}, {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi); a nan wins.";
         grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;

@@ -189,7 +189,7 @@ fn method_of(kind: Kind, v: Option<&Value>) -> Result<Method> {
 fn round_to(v: f64, d: DType) -> f64 {
     match d {
         DType::Float32 => v as f32 as f64,
-        DType::Float16 => half::f16::from_f64(v).to_f64(),
+        DType::Float16 => half::f16::from_f64_const(v).to_f64(),
         _ => v,
     }
 }

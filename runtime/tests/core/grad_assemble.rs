@@ -314,6 +314,9 @@ pub const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
 #[test]
 fn assembly_rules_match_finite_differences() {
     let (mut s, _) = session("float64");
+    // Host arrays throughout (the GPU test binary runs this file too, where
+    // the default device is the GPU; gpu_assemble.rs covers that).
+    run(&mut s, "set device = cpu").unwrap();
     let mut r = Rng(0x51ed_2701_a3c5_9e17);
     for (_, body, xs, ys, argnums) in CASES {
         run(&mut s, &format!("fn f(x, y) {{ {body} }}")).unwrap_or_else(|e| panic!("{body}: {e}"));

@@ -393,7 +393,10 @@ fn sort_and_topk_gradients_on_the_gpu() {
             "{dt}"
         );
         assert_eq!(
-            run(&mut s, "max(abs(gg.to(cpu()) - gc)).item() < 1e-5"),
+            run(
+                &mut s,
+                "max(abs(gg.to(cpu()) - gc.to(cpu()))).item() < 1e-5"
+            ),
             "true",
             "{dt}"
         );
