@@ -27,35 +27,40 @@ pub static OPS: &[OpDef] = &[
         "real(z)",
         "The real part of z: float32 for complex64, float64 for complex128; a real array is returned as it is (NumPy's np.real). Also the attribute z.real.",
         false,
-        |i, a| part(CxOp::Real, i, a)
+        |i, a| part(CxOp::Real, i, a),
+        grad: crate::autodiff::rules_fft::real
     ),
     op!(
         CxOp::Imag.name(),
         "imag(z)",
         "The imaginary part of z: float32 for complex64, float64 for complex128; zeros of x's dtype for a real array. Also the attribute z.imag.",
         false,
-        |i, a| part(CxOp::Imag, i, a)
+        |i, a| part(CxOp::Imag, i, a),
+        grad: crate::autodiff::rules_fft::imag
     ),
     op!(
         CxOp::Conj.name(),
         "conj(z)",
         "The complex conjugate re - im*1j; a real array is returned as it is.",
         true,
-        |i, a| part(CxOp::Conj, i, a)
+        |i, a| part(CxOp::Conj, i, a),
+        grad: crate::autodiff::rules_fft::conj
     ),
     op!(
         "conjugate",
         "conjugate(z)",
         "The complex conjugate (the same as conj).",
         true,
-        |i, a| part(CxOp::Conj, i, a)
+        |i, a| part(CxOp::Conj, i, a),
+        grad: crate::autodiff::rules_fft::conj
     ),
     op!(
         CxOp::Angle.name(),
         "angle(z, deg=false)",
         "The argument of z, atan2(imag, real), in radians (degrees with deg=true): float32 for complex64, float64 for complex128; a real array's is 0 or pi, in floatX for ints and bools.",
         false,
-        angle
+        angle,
+        grad: crate::autodiff::rules_fft::angle
     ),
 ];
 
@@ -172,6 +177,7 @@ fn accepts_complex(def: &'static OpDef) -> bool {
         OpKind::Func(_) => {
             in_table(OPS)
                 || in_table(super::fft::OPS)
+                || CX_DEFS.iter().any(|(_, d)| std::ptr::eq(d, def))
                 || products.contains(&(def as *const OpDef as usize))
                 || matches!(
                     family(def),
@@ -204,4 +210,59 @@ pub fn check_call(def: &'static OpDef, args: &Args) -> Result<()> {
         Some(d) if !accepts_complex(def) => Err(unsupported(def.name, d)),
         _ => Ok(()),
     }
+}
+
+macro_rules! cx_defs {
+    ($($v:ident $rule:ident,)*) => {
+        /// The complex forms of elementwise ops as table-like entries (not
+        /// in the table): under grad, a tree with complex values is recorded
+        /// op by op through these, each with its complex gradient rule.
+        pub static CX_DEFS: &[(CxOp, OpDef)] = &[$(
+            (CxOp::$v, OpDef {
+                name: CxOp::$v.name(),
+                sig: "",
+                doc: "",
+                method: false,
+                kind: OpKind::Func(|i, a| cx_call(CxOp::$v, i, a)),
+                grad: Some(crate::autodiff::rules_fft::$rule),
+            }),
+        )*];
+    };
+}
+cx_defs! {
+    Add add, Subtract subtract, Multiply multiply, Divide divide, Negative negative,
+    Abs abs, Exp exp, Square square, Sqrt sqrt, Log log,
+}
+
+fn cx_call(c: CxOp, i: &mut Interp, a: Args) -> Result<Value> {
+    let vals = a
+        .pos
+        .iter()
+        .map(super::fuse::operand)
+        .collect::<Result<Vec<_>>>()?;
+    Ok(complex_ew::apply(c, vals, i.float_x())?.into_value())
+}
+
+/// The entry a complex op is recorded under (with its gradient rule).
+pub fn cx_def(c: CxOp) -> Option<&'static OpDef> {
+    CX_DEFS
+        .iter()
+        .find(|(k, _)| *k == c)
+        .map(|(_, d)| d)
+        .or_else(|| OPS.iter().find(|d| d.name == c.name() && d.grad.is_some()))
+}
+
+/// Whether a tracked complex array may flow into `def` under grad (its
+/// rule knows complex values).
+pub fn complex_grad_ok(def: &'static OpDef) -> bool {
+    use super::family::{Family, family};
+    let in_table = |t: &'static [OpDef]| t.iter().any(|d| std::ptr::eq(d, def));
+    in_table(OPS)
+        || in_table(super::fft::OPS)
+        || CX_DEFS.iter().any(|(_, d)| std::ptr::eq(d, def))
+        || matches!(
+            &def.kind,
+            OpKind::Reduce(crate::opid::ReduceOp::Sum | crate::opid::ReduceOp::Mean)
+        )
+        || family(def) == Some(Family::Shape)
 }

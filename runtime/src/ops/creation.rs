@@ -217,6 +217,7 @@ pub fn scalar_arg(v: &Value, what: &str) -> Result<Scalar> {
             Value::Bool(b) => Ok(Scalar::Bool(b)),
             Value::Int(i) => Ok(Scalar::Int(i)),
             Value::Float(f) => Ok(Scalar::Float(f)),
+            Value::Complex(re, im) => Ok(Scalar::Complex(re, im)),
             _ => Err(Error::internal("item gave a non-scalar")),
         },
         other => Scalar::from_value(other).ok_or_else(|| {
@@ -263,6 +264,7 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
     let dt = dt.unwrap_or(match value {
         Scalar::Bool(_) if inferred => DType::Bool,
         Scalar::Int(_) if inferred => DType::Int64,
+        Scalar::Complex(..) if inferred => DType::Complex128,
         _ => i.float_x(),
     });
     Ok(Array::full(&shape, value, dt, dev.unwrap_or_else(|| i.default_device()))?.into())

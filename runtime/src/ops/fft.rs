@@ -44,28 +44,32 @@ pub static OPS: &[OpDef] = &[
         "fft(a, n=none, axis=-1, norm=none)",
         "The discrete Fourier transform of a along axis (complex; real input is promoted), cut or zero-padded to n points. complex64 for float32/complex64 input, complex128 for float64/complex128.",
         false,
-        |i, a| one(Tr::Fft, i, a)
+        |i, a| one(Tr::Fft, i, a),
+        grad: crate::autodiff::rules_fft::fft
     ),
     op!(
         "ifft",
         "ifft(a, n=none, axis=-1, norm=none)",
         "The inverse discrete Fourier transform of a along axis (scaled by 1/n by default), cut or zero-padded to n points.",
         false,
-        |i, a| one(Tr::Ifft, i, a)
+        |i, a| one(Tr::Ifft, i, a),
+        grad: crate::autodiff::rules_fft::ifft
     ),
     op!(
         "rfft",
         "rfft(a, n=none, axis=-1, norm=none)",
         "The Fourier transform of real a along axis: the n//2+1 non-negative frequency terms. Complex input is a TypeError, as in NumPy 2.",
         false,
-        |i, a| one(Tr::Rfft, i, a)
+        |i, a| one(Tr::Rfft, i, a),
+        grad: crate::autodiff::rules_fft::rfft
     ),
     op!(
         "irfft",
         "irfft(a, n=none, axis=-1, norm=none)",
         "The inverse of rfft: n real points (n=2*(m-1) by default for m input terms) from the non-negative frequency terms; the imaginary parts of the zero (and, n even, the Nyquist) terms are ignored.",
         false,
-        |i, a| one(Tr::Irfft, i, a)
+        |i, a| one(Tr::Irfft, i, a),
+        grad: crate::autodiff::rules_fft::irfft
     ),
     op!(
         "fft2",
@@ -247,6 +251,61 @@ fn transform(
     backend::fft::run(x, job, out)
 }
 
+fn tr_of(kind: FftKind) -> Tr {
+    match kind {
+        FftKind::C2c { inverse: false } => Tr::Fft,
+        FftKind::C2c { inverse: true } => Tr::Ifft,
+        FftKind::R2c => Tr::Rfft,
+        FftKind::C2r => Tr::Irfft,
+    }
+}
+
+/// One 1-d transform (what the gradient rules' adjoints compute).
+pub fn transform1(
+    x: &Array,
+    kind: FftKind,
+    axis: usize,
+    n: Option<usize>,
+    norm: FftNorm,
+    fx: DType,
+) -> Result<Array> {
+    transform(x, tr_of(kind), axis, n, norm, fx)
+}
+
+/// The (axis, n, norm) of a recorded 1-d call on `x` (for its gradient).
+pub fn job_of(
+    kind: FftKind,
+    x: &Array,
+    call: &crate::autodiff::GradCall,
+    _fx: DType,
+) -> Result<(usize, usize, FftNorm)> {
+    let tr = tr_of(kind);
+    let name = name_of1(tr);
+    let get = |k: usize, key: &str| {
+        call.pos
+            .get(k)
+            .or_else(|| call.kw.iter().find(|(w, _)| w == key).map(|(_, v)| v))
+    };
+    let axis = match get(2, "axis") {
+        None => -1,
+        Some(v) => sa::axis_int(v, name)?,
+    };
+    let axis = norm_axis(axis, x.ndim(), name)?;
+    let len = x.shape()[axis];
+    let n = match get(1, "n") {
+        None | Some(Value::None) => {
+            if tr == Tr::Irfft {
+                2 * len.saturating_sub(1)
+            } else {
+                len
+            }
+        }
+        Some(v) => len_arg(v, name, "n")?,
+    };
+    let norm = norm_arg(get(3, "norm").cloned(), name)?;
+    Ok((axis, n, norm))
+}
+
 fn name_of(tr: Tr, axes: Option<usize>) -> &'static str {
     match (tr, axes) {
         (Tr::Fft, None) => "fftn",
@@ -316,6 +375,7 @@ fn ints(v: &Value, name: &str, what: &str) -> Result<Vec<Value>> {
 /// The n-d transforms; `two`: the 2-d entries (axes default to the last two).
 fn many(tr: Tr, two: Option<usize>, i: &mut Interp, mut a: Args) -> Result<Value> {
     let name = name_of(tr, two);
+    let a_span = a.span;
     let x = input(i, a.req("a")?, name)?;
     let s = match a.opt("s")? {
         None | Some(Value::None) => None,
@@ -377,7 +437,6 @@ fn many(tr: Tr, two: Option<usize>, i: &mut Interp, mut a: Args) -> Result<Value
         let cd = complex_of(x.dtype(), i.float_x());
         return Ok(Value::Array(x.astype(cd)?));
     }
-    let fx = i.float_x();
     let len = |k: usize| s.as_ref().map(|s| s[k]);
     let last = axes.len() - 1;
     let c2c = if tr == Tr::Ifft || tr == Tr::Irfft {
@@ -385,25 +444,48 @@ fn many(tr: Tr, two: Option<usize>, i: &mut Interp, mut a: Args) -> Result<Value
     } else {
         Tr::Fft
     };
-    let mut y = x;
+    // The 1-d steps go through the interpreter, so under grad each is on
+    // the tape with its own rule (the n-d transforms need none).
+    let mut steps: Vec<(Tr, usize, Option<usize>)> = Vec::new();
     match tr {
         Tr::Fft | Tr::Ifft => {
             for k in (0..axes.len()).rev() {
-                y = transform(&y, tr, axes[k], len(k), norm, fx)?;
+                steps.push((tr, axes[k], len(k)));
             }
         }
         Tr::Rfft => {
-            y = transform(&y, Tr::Rfft, axes[last], len(last), norm, fx)?;
+            steps.push((Tr::Rfft, axes[last], len(last)));
             for k in (0..last).rev() {
-                y = transform(&y, c2c, axes[k], len(k), norm, fx)?;
+                steps.push((c2c, axes[k], len(k)));
             }
         }
         Tr::Irfft => {
             for (k, &ax) in axes[..last].iter().enumerate() {
-                y = transform(&y, c2c, ax, len(k), norm, fx)?;
+                steps.push((c2c, ax, len(k)));
             }
-            y = transform(&y, Tr::Irfft, axes[last], len(last), norm, fx)?;
+            steps.push((Tr::Irfft, axes[last], len(last)));
         }
+    }
+    let span = a_span;
+    let norm_name = FftNorm::NAMES[match norm {
+        FftNorm::Backward => 0,
+        FftNorm::Ortho => 1,
+        FftNorm::Forward => 2,
+    }];
+    let mut c = Calls::new(i, span);
+    let mut y = x;
+    for (t, ax, n) in steps {
+        let n = n.map_or(Value::None, |n| Value::Int(n as i64));
+        y = c.arr(
+            name_of1(t),
+            vec![
+                Value::Array(y),
+                n,
+                Value::Int(ax as i64),
+                Value::str(norm_name),
+            ],
+            vec![],
+        )?;
     }
     Ok(Value::Array(y))
 }
