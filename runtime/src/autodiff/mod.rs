@@ -207,9 +207,9 @@ fn frozen(v: &Value) -> Value {
 /// holds real arrays only, so the gradient would be lost (never a silent 0).
 fn complex_on_tape(what: &str) -> Error {
     Error::value(format!(
-        "grad: {what} makes a complex value from a differentiated input; gradients through complex values are not supported yet"
+        "grad: {what} has no gradient for complex values yet (a differentiated input reaches it through a complex value)"
     ))
-    .with_help("differentiate a real formulation (e.g. |fft(x)|^2 as a sum of squares of a cosine and a sine transform), or compute this part outside grad")
+    .with_help("gradients flow through the fft family, + - * / neg conj real imag abs angle exp log sqrt square, sum, mean, indexing, reshape, transpose, concatenate and stack of complex values; compute this part outside grad or in real parts")
 }
 
 fn differentiable(a: &Array) -> bool {

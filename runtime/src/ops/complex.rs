@@ -253,9 +253,27 @@ pub fn cx_def(c: CxOp) -> Option<&'static OpDef> {
 }
 
 /// Whether a tracked complex array may flow into `def` under grad (its
-/// rule knows complex values).
+/// rule knows complex values: the complex entries, sum and mean, and the
+/// shape ops whose rules only move the gradient; others, whose adjoints
+/// add in float64, would drop its imaginary part).
 pub fn complex_grad_ok(def: &'static OpDef) -> bool {
-    use super::family::{Family, family};
+    static MOVES: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
+    let moves = MOVES.get_or_init(|| {
+        [
+            "reshape",
+            "transpose",
+            "ravel",
+            "flatten",
+            "squeeze",
+            "expand_dims",
+            "concatenate",
+            "stack",
+            "copy",
+        ]
+        .iter()
+        .filter_map(|n| super::lookup(n).map(|d| d as *const OpDef as usize))
+        .collect()
+    });
     let in_table = |t: &'static [OpDef]| t.iter().any(|d| std::ptr::eq(d, def));
     in_table(OPS)
         || in_table(super::fft::OPS)
@@ -264,5 +282,5 @@ pub fn complex_grad_ok(def: &'static OpDef) -> bool {
             &def.kind,
             OpKind::Reduce(crate::opid::ReduceOp::Sum | crate::opid::ReduceOp::Mean)
         )
-        || family(def) == Some(Family::Shape)
+        || moves.contains(&(def as *const OpDef as usize))
 }

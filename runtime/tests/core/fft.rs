@@ -357,6 +357,14 @@ fn gradients_through_the_fft_family_match_finite_differences() {
             "mean(abs(fft(x) * conj(fft(x * w[:x.shape[0]])) / (fft(x) + 5)))",
             &[5],
         ),
+        (
+            "sum(abs(fft(x)[array([1, 1, 2])] * 1j + reshape(fft(x), (2, 3)).T[1][0]) ** 2)",
+            &[6],
+        ),
+        (
+            "sum(abs(concatenate([fft(x), fft(x)[:2] * 2j])) ** 2)",
+            &[4],
+        ),
     ];
     for (body, shape) in cases {
         let (mut s, _) = session("float64");
@@ -374,8 +382,8 @@ fn gradients_through_the_fft_family_match_finite_differences() {
 #[test]
 fn gradients_through_unsupported_complex_ops_are_errors_not_zeros() {
     let (mut s, _) = session("float64");
-    run(&mut s, "x = array([1.0, 2.0, 3.0])\nfn f(x) = sum(abs(tanh(fft(x))))\nfn g(x) = sum(abs(complex(x, 1.0)))\nfn h(x) = sum(abs(fft(x) @ fft(x)))").unwrap();
-    for call in ["grad(f)(x)", "grad(g)(x)", "grad(h)(x)"] {
+    run(&mut s, "x = array([1.0, 2.0, 3.0])\nfn f(x) = sum(abs(tanh(fft(x))))\nfn g(x) = sum(abs(complex(x, 1.0)))\nfn h(x) = sum(abs(fft(x) @ fft(x)))\nfn k(x) = sum(abs(roll(fft(x), 1)))").unwrap();
+    for call in ["grad(f)(x)", "grad(g)(x)", "grad(h)(x)", "grad(k)(x)"] {
         let e = run(&mut s, call).expect_err(call);
         assert!(e.contains("complex"), "{call}: {e}");
     }
