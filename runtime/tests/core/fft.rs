@@ -388,3 +388,45 @@ fn gradients_through_unsupported_complex_ops_are_errors_not_zeros() {
         assert!(e.contains("complex"), "{call}: {e}");
     }
 }
+
+/// The FFT family's and the complex builtins' rules, walked by
+/// `grad_ops::every_rule_in_the_table_is_walked`: (names, body of f(x, y),
+/// shapes of x and y, arguments differentiated).
+pub const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
+    (
+        &["fft", "real", "imag"],
+        "sum(real(fft(x, axis=0)) * y) + sum(imag(fft(x, n=4, axis=0)) ** 2)",
+        &[3, 2],
+        &[2],
+        &[0, 1],
+    ),
+    (
+        &["ifft", "conj", "angle"],
+        "sum(angle(conj(ifft(x * (1 - 1j), norm=\"ortho\")) + 3) * y)",
+        &[2, 5],
+        &[5],
+        &[0, 1],
+    ),
+    (
+        &["rfft", "irfft", "conjugate"],
+        "sum(irfft(conjugate(rfft(x)) * y, n=6) ** 2)",
+        &[6],
+        &[4],
+        &[0, 1],
+    ),
+];
+
+#[test]
+fn fft_rules_match_finite_differences() {
+    let (mut s, _) = session("float64");
+    let mut r = Rng(0xf0f0_1234_5678_9abc);
+    for (_, body, xs, ys, argnums) in CASES {
+        run(&mut s, &format!("fn f(x, y) {{ {body} }}")).unwrap_or_else(|e| panic!("{body}: {e}"));
+        let args = vec![
+            Value::Array(r.array(xs, -2.0, 2.0)),
+            Value::Array(r.array(ys, -2.0, 2.0)),
+        ];
+        let worst = crate::grad_util::check(&mut s, body, &args, argnums, 1e-6, 1e-5);
+        assert!(worst < 1e-5, "{body}: {worst}");
+    }
+}
