@@ -15,7 +15,11 @@ pub mod softmax;
 pub mod sort;
 
 /// Included at the top of every generated elementwise kernel.
-pub const PRELUDE: &str = concat!(include_str!("prelude.cuh"), include_str!("ew_math.cuh"));
+pub const PRELUDE: &str = concat!(
+    include_str!("prelude.cuh"),
+    include_str!("ew_math.cuh"),
+    include_str!("npmath.cuh")
+);
 /// Reduction templates (full and axis), instantiated by `reduce_source`.
 pub const REDUCE: &str = include_str!("reduce.cu");
 /// Philox 4x32-10 matching the CPU generator bit for bit.

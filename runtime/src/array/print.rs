@@ -39,10 +39,10 @@ fn shortest(x: f64, dtype: DType) -> (bool, String, i32) {
     let s = match dtype {
         DType::Float32 => format!("{:e}", (x as f32).abs()),
         DType::Float16 => {
-            let v = f16::from_f64_const(x.abs());
+            let v = crate::array::host::f16_of(x.abs());
             (0..8)
                 .map(|p| format!("{:.*e}", p, v.to_f64()))
-                .find(|s| s.parse::<f64>().map(f16::from_f64_const) == Ok(v))
+                .find(|s| s.parse::<f64>().map(crate::array::host::f16_of) == Ok(v))
                 .unwrap_or_else(|| format!("{:e}", v.to_f64()))
         }
         _ => format!("{:e}", x.abs()),

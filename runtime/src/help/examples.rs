@@ -75,7 +75,7 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "sigma" => vec!["1.0"],
         "scale" | "theta" => vec!["2.0"],
         "lam" => vec!["3.0"],
-        "p" => vec!["0.3"],
+        "p" => vec!["0.3", "array([0.0, 3.0, 6.5, 0.2])"],
         "h0" => vec!["0.5"],
         "dtype" => vec!["int32"],
         "k" | "kth" => vec!["1"],
@@ -101,6 +101,15 @@ fn by_name(p: &str) -> Vec<&'static str> {
         // `complex(real, imag)`'s first parameter (Python's name, which is
         // also the `real` builtin's: compared by value, not as an op).
         n if n == crate::opid::CxOp::Real.name() => vec!["array([1.0, 2.0])"],
+        // The "more NumPy math" family's parameters.
+        "a1" => vec!["array([1.0, 2.0])"],
+        "a2" => vec!["array([1.0, 2.0])", "array([[1.0, 2.0], [1.0, 2.0]])"],
+        "x1" => vec![MATRIX],
+        "x2" => vec!["array([1.0, 1.0])"],
+        "ary" | "f" => vec!["array([1.0, 4.0, 9.0, 16.0])"],
+        "xp" => vec!["array([0.0, 1.0, 2.0])"],
+        "fp" => vec!["array([10.0, 20.0, 40.0])"],
+        "*spacings" => vec!["1.0"],
         _ => vec![],
     }
 }

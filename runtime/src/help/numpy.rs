@@ -104,6 +104,17 @@ const OTHERS: &[(&str, &str, &str)] = &[
         "np.linalg.norm(x, ord=None, axis=None, keepdims=False)",
     ),
     ("cond", "NumPy", "np.linalg.cond(x, p=None)"),
+    ("multi_dot", "NumPy", "np.linalg.multi_dot(arrays)"),
+    (
+        "vector_norm",
+        "NumPy",
+        "np.linalg.vector_norm(x, axis=None, keepdims=False, ord=2)",
+    ),
+    (
+        "matrix_norm",
+        "NumPy",
+        "np.linalg.matrix_norm(x, keepdims=False, ord=\"fro\")",
+    ),
     ("matrix_rank", "NumPy", "np.linalg.matrix_rank(A, tol=None)"),
     ("lstsq", "NumPy", "np.linalg.lstsq(a, b, rcond=None)"),
     ("pinv", "NumPy", "np.linalg.pinv(a, rcond=None)"),

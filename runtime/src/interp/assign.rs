@@ -151,6 +151,9 @@ impl Interp {
         };
         if res.shape() != sel.shape.as_slice() {
             if r.scalar {
+                // NumPy reads 0-d index arrays as ints: their bounds come first
+                // (on a GPU they are otherwise checked by the kernel, later).
+                crate::backend::index::check_now(&sel)?;
                 return Err(Error::value(format!(
                     "setting an array element with a sequence: `{sym}=` on one element gave shape {}",
                     fmt_shape(res.shape())

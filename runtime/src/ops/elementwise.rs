@@ -307,6 +307,20 @@ pub(crate) const MOD: OpDef = ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZero
         "Remainder with the sign of the divisor, as Python and NumPy (the `%` operator).";
         grad: |x, _o, g, i| if i == 0 { e(g).0 } else { (-(e(g) * call("floor_divide", [e(&x[0]), e(&x[1])]))).0 }; py: super::py_scalar::modulo);
 
+/// `abs`, also `absolute` (NumPy's name for it) in `npmath_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ABS: OpDef = ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
+        f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
+        "abs({0})"; "Absolute value.";
+        grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0; py: super::py_scalar::abs);
+
+/// `invert`, also `bitwise_not` (NumPy's name for it) in `npmath_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const INVERT: OpDef = ew!("invert", "invert(x)", ["x"], Bitwise, Any, |v| !(v[0] as i64) as f64;
+        f: none; i: map1 |x| !x; b: map1 |x| !x;
+        "gc_invert({0})"; "Bitwise not of ints (~x == -x - 1), logical not of bools (the `~` operator).";
+        bool_ref: |v| b(v[0] == 0.0));
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
@@ -357,10 +371,7 @@ pub static OPS: &[OpDef] = &[
     ew!("greater_equal", "greater_equal(x, y)", ["x", "y"], Cmp, Any, |v| b(v[0] >= v[1]);
         f: pred2 |x, y| x >= y; i: pred2 |x, y| x >= y; b: none;
         "({0} >= {1})"; "x >= y elementwise, giving bool."),
-    ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
-        f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
-        "abs({0})"; "Absolute value.";
-        grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0; py: super::py_scalar::abs),
+    ABS,
     ew!("sign", "sign(x)", ["x"], Arith, Any, |v| ref_sign(v[0]);
         f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x }; i: map1 |x| x.signum(); b: none;
         "(({0} > 0) - ({0} < 0) + ({0} != {0}) * {0})", "(({0} > 0) - ({0} < 0))";
@@ -429,7 +440,8 @@ pub static OPS: &[OpDef] = &[
         "ceil({0})", "({0})"; "Round up; integers are kept as they are."),
     ew!("round", "round(x)", ["x"], Same, Any, |v| v[0].round_ties_even();
         f: map1 |x| x.round_ties_even(); i: map1 |x| x; b: none;
-        "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy)."),
+        "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy). round(x, decimals) rounds to that many decimals (as around).";
+        alt: (2, super::npmath::around)),
     ew!("maximum", "maximum(x, y)", ["x", "y"], Same, Any, |v| ref_max(v[0], v[1]);
         f: map2 |x, y| if x > y || x.is_nan() { x } else { y }; i: map2 |x, y| x.max(y); b: none;
         "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins.";
@@ -466,10 +478,7 @@ pub static OPS: &[OpDef] = &[
     ew!("bitwise_xor", "bitwise_xor(x, y)", ["x", "y"], Bitwise, Any, |v| ref_bits(v, |x, y| x ^ y);
         f: none; i: map2 |x, y| x ^ y; b: map2 |x, y| x ^ y;
         "({0} ^ {1})"; "Bitwise exclusive or of ints, logical xor of bools (the `^` operator); floats are an error."),
-    ew!("invert", "invert(x)", ["x"], Bitwise, Any, |v| !(v[0] as i64) as f64;
-        f: none; i: map1 |x| !x; b: map1 |x| !x;
-        "gc_invert({0})"; "Bitwise not of ints (~x == -x - 1), logical not of bools (the `~` operator).";
-        bool_ref: |v| b(v[0] == 0.0)),
+    INVERT,
     ew!("left_shift", "left_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shl);
         f: none; i: map2 |x, y| shl(x, y); b: none;
         "gc_shl({0}, {1})"; "x shifted left by y bits (the `<<` operator); a count outside 0..63 gives 0, as NumPy.";
@@ -557,9 +566,9 @@ fn not_on_floats(name: &str, def: &EwDef, p: Kind, float_x: DType) -> Error {
     };
     let _ = float_x;
     let help = if def.rule == Rule::Shift {
-        "shifts take integers: convert first, e.g. x.astype(int64)"
+        format!("{name} takes integers: convert first, e.g. x.astype(int64)")
     } else {
-        "`& | ^ ~` take ints or bools: compare first for a mask, e.g. (x > 0) & (y < 1), or convert with astype(int64)"
+        "`& | ^ ~` take ints or bools: compare first for a mask, e.g. (x > 0) & (y < 1), or convert with astype(int64)".to_string()
     };
     Error::dtype(
         name,

@@ -129,6 +129,20 @@ fn ratio0(n: E, d: &EwNode) -> Option<EwNode> {
     where_(eq(e(d), c(0.0)), c(0.0), n / e(d)).0
 }
 
+/// `deg2rad`, also `radians` (NumPy's other name) in `npmath_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const DEG2RAD: OpDef = ew!("deg2rad", "deg2rad(x)", ["x"], Float, Any, |v| v[0] * DEG;
+        f: map1 |x| x.deg2rad(); i: none; b: none;
+        "gc_deg2rad({0})"; "Degrees to radians: x * (pi / 180).";
+        grad: |_x, _o, g, _i| (e(g) * c(DEG)).0);
+
+/// `rad2deg`, also `degrees` (NumPy's other name) in `npmath_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const RAD2DEG: OpDef = ew!("rad2deg", "rad2deg(x)", ["x"], Float, Any, |v| v[0] * RAD;
+        f: map1 |x| x.rad2deg(); i: none; b: none;
+        "gc_rad2deg({0})"; "Radians to degrees: x * (180 / pi).";
+        grad: |_x, _o, g, _i| (e(g) * c(RAD)).0);
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("log10", "log10(x)", ["x"], Float, Positive, |v| v[0].log10();
@@ -245,14 +259,8 @@ pub static OPS: &[OpDef] = &[
     ew!("signbit", "signbit(x)", ["x"], Pred, Any, |v| b(v[0].is_sign_negative());
         f: pred1 |x| x.is_sign_negative(); i: pred1 |x| x < 0; b: none;
         "signbit({0})", "({0} < 0)"; "Whether the sign bit is set (true for -0.0 and -nan)."),
-    ew!("deg2rad", "deg2rad(x)", ["x"], Float, Any, |v| v[0] * DEG;
-        f: map1 |x| x.deg2rad(); i: none; b: none;
-        "gc_deg2rad({0})"; "Degrees to radians: x * (pi / 180).";
-        grad: |_x, _o, g, _i| (e(g) * c(DEG)).0),
-    ew!("rad2deg", "rad2deg(x)", ["x"], Float, Any, |v| v[0] * RAD;
-        f: map1 |x| x.rad2deg(); i: none; b: none;
-        "gc_rad2deg({0})"; "Radians to degrees: x * (180 / pi).";
-        grad: |_x, _o, g, _i| (e(g) * c(RAD)).0),
+    DEG2RAD,
+    RAD2DEG,
     ew!("heaviside", "heaviside(x, h0)", ["x", "h0"], Float, Any, |v| ref_heaviside(v[0], v[1]);
         f: map2 |x, h0| if x < 0.0 { 0.0 } else if x > 0.0 { 1.0 } else if x == 0.0 { h0 } else { x };
         i: none; b: none;

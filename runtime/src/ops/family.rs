@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 32] {
+fn tables() -> [(&'static [OpDef], Family); 38] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -99,6 +99,12 @@ fn tables() -> [(&'static [OpDef], Family); 32] {
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
         (crate::containers::methods::OPS, Family::Language),
+        (super::npmath_ew::OPS, Family::Elementwise),
+        (super::npmath_alias::OPS, Family::Elementwise),
+        (super::npmath_alias::REDUCE_OPS, Family::Reduction),
+        (super::npmath::OPS, Family::Elementwise),
+        (super::npmath_calc::OPS, Family::Reduction),
+        (super::npmath_linalg::OPS, Family::LinearAlgebra),
     ]
 }
 

@@ -60,7 +60,7 @@ fn scalar_of(a: &Array) -> Result<f64> {
 fn round_to(v: f64, d: DType) -> f64 {
     match d {
         DType::Float32 => v as f32 as f64,
-        DType::Float16 => half::f16::from_f64_const(v).to_f64(),
+        DType::Float16 => crate::array::host::f16_of(v).to_f64(),
         _ => v,
     }
 }

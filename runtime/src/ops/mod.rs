@@ -40,6 +40,13 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod npmath;
+pub mod npmath_alias;
+pub mod npmath_calc;
+pub mod npmath_ew;
+pub mod npmath_grad;
+pub mod npmath_linalg;
+pub mod npmath_nanq;
 pub mod py_scalar;
 pub mod quantile;
 pub mod random_draws;
@@ -131,6 +138,12 @@ fn tables() -> Vec<&'static [OpDef]> {
         sort::OPS,
         complex::OPS,
         fft::OPS,
+        npmath_ew::OPS,
+        npmath_alias::OPS,
+        npmath_alias::REDUCE_OPS,
+        npmath::OPS,
+        npmath_calc::OPS,
+        npmath_linalg::OPS,
     ]
 }
 

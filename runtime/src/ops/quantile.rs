@@ -119,7 +119,7 @@ fn call(kind: Kind, i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 /// The q argument as numbers in [0, 1], and whether it was one number.
-fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
+pub(crate) fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
     let name = kind_name(kind);
     let (scale, top) = if kind == Kind::Percentile {
         (100.0, "100")
@@ -189,7 +189,7 @@ fn method_of(kind: Kind, v: Option<&Value>) -> Result<Method> {
 fn round_to(v: f64, d: DType) -> f64 {
     match d {
         DType::Float32 => v as f32 as f64,
-        DType::Float16 => half::f16::from_f64_const(v).to_f64(),
+        DType::Float16 => crate::array::host::f16_of(v).to_f64(),
         _ => v,
     }
 }

@@ -39,14 +39,19 @@ pub static OPS: &[OpDef] = &[
 ];
 
 /// Calls op `name` of the table through the interpreter (taped under grad).
-fn call_op(i: &mut Interp, name: &str, pos: Vec<Value>, kw: Vec<(&str, Value)>) -> Result<Value> {
+pub(crate) fn call_op(
+    i: &mut Interp,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(&str, Value)>,
+) -> Result<Value> {
     let def = crate::ops::lookup(name)
         .ok_or_else(|| Error::internal(format!("stats: op {name} missing from the table")))?;
     let kw = kw.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     i.call_value(Value::Builtin(def), pos, kw, Span::default())
 }
 
-fn arr(v: Value, name: &str) -> Result<Array> {
+pub(crate) fn arr(v: Value, name: &str) -> Result<Array> {
     match v {
         Value::Array(a) => Ok(a),
         v => Err(Error::internal(format!(

@@ -125,3 +125,60 @@ fn elementwise_over_transposed_views_walks_tiles() {
         }
     }
 }
+
+/// float64 -> float16 rounds once to the nearest even (NumPy's and CUDA's
+/// `__double2half`), checked against the two neighbouring float16 values
+/// for random values of every binade, ties and subnormals.
+#[test]
+fn float64_to_float16_rounds_once_to_nearest_even() {
+    use gcalc_runtime::array::host::f16_of;
+    use half::f16;
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut values = vec![
+        0.0, -0.0, 65504.0, 65519.99, 65520.0, 1e9, 5.96e-8, 2.98e-8, 2.99e-8,
+    ];
+    for _ in 0..200_000 {
+        let r = next();
+        // A random float16 neighbourhood: an f16 value plus a fraction of its step,
+        // including exact halves (ties).
+        let b = ((r & 0x7fff) % 0x7bff) as u16; // below f16's largest finite value
+        let h = f16::from_bits(b).to_f64();
+        let step = f16::from_bits(b + 1).to_f64() - h;
+        let frac = match (r >> 20) % 4 {
+            0 => 0.5,
+            _ => ((r >> 24) % 1_000_000) as f64 / 1_000_000.0,
+        };
+        let v = h + frac * step;
+        values.push(if r >> 63 == 1 { -v } else { v });
+    }
+    for v in values {
+        let got = f16_of(v);
+        // The reference: the nearer of the float16 values around v, ties to even.
+        let a = v.abs();
+        let mut lo = 0u16;
+        let mut hi = 0x7c00u16;
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if f16::from_bits(mid).to_f64() <= a {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (l, h) = (f16::from_bits(lo).to_f64(), f16::from_bits(hi).to_f64());
+        let h = if hi == 0x7c00 { 65536.0 } else { h };
+        let pick = if a - l < h - a || (a - l == h - a && lo % 2 == 0) {
+            lo
+        } else {
+            hi
+        };
+        let want = f16::from_bits(pick | if v.is_sign_negative() { 0x8000 } else { 0 });
+        assert_eq!(got.to_bits(), want.to_bits(), "{v:e}: {got} vs {want}");
+    }
+}
