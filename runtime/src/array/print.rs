@@ -9,7 +9,6 @@ use super::Array;
 use super::layout::fmt_shape_x;
 use crate::dtype::DType;
 use crate::error::Result;
-use half::f16;
 
 const PRECISION: usize = 8;
 const THRESHOLD: usize = 1000;

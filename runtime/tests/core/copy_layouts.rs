@@ -173,7 +173,7 @@ fn float64_to_float16_rounds_once_to_nearest_even() {
         }
         let (l, h) = (f16::from_bits(lo).to_f64(), f16::from_bits(hi).to_f64());
         let h = if hi == 0x7c00 { 65536.0 } else { h };
-        let pick = if a - l < h - a || (a - l == h - a && lo % 2 == 0) {
+        let pick = if a - l < h - a || (a - l == h - a && lo.is_multiple_of(2)) {
             lo
         } else {
             hi
