@@ -14,9 +14,16 @@ pub enum DType {
     Float16,
     Float32,
     Float64,
+    /// Two float32s (real, imaginary), interleaved in memory as NumPy's `<c8`.
+    Complex64,
+    /// Two float64s, NumPy's `<c16`.
+    Complex128,
 }
 
 impl DType {
+    /// The complex dtypes (not in `ALL`, the real dtypes every op walks).
+    pub const COMPLEX: [DType; 2] = [DType::Complex64, DType::Complex128];
+
     pub const ALL: [DType; 6] = [
         DType::Bool,
         DType::Int32,
@@ -34,10 +41,15 @@ impl DType {
             DType::Float16 => "float16",
             DType::Float32 => "float32",
             DType::Float64 => "float64",
+            DType::Complex64 => "complex64",
+            DType::Complex128 => "complex128",
         }
     }
     pub fn from_name(s: &str) -> Option<DType> {
-        DType::ALL.into_iter().find(|d| d.name() == s)
+        DType::ALL
+            .into_iter()
+            .chain(DType::COMPLEX)
+            .find(|d| d.name() == s)
     }
     /// Bytes per element.
     pub fn size(self) -> usize {
@@ -48,6 +60,29 @@ impl DType {
             DType::Float16 => 2,
             DType::Float32 => 4,
             DType::Float64 => 8,
+            DType::Complex64 => 8,
+            DType::Complex128 => 16,
+        }
+    }
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::Complex64 | DType::Complex128)
+    }
+    /// The real dtype of a complex one's parts (`abs`, `real`, `imag`); a real
+    /// dtype is its own.
+    pub fn real_part(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            d => d,
+        }
+    }
+    /// The complex dtype whose parts are this float dtype (float16 and
+    /// float32 -> complex64, float64 -> complex128); ints and bools go to
+    /// complex128, as NumPy's `promote_types(int64, complex64)`.
+    pub fn to_complex(self) -> DType {
+        match self {
+            DType::Float16 | DType::Float32 | DType::Complex64 => DType::Complex64,
+            _ => DType::Complex128,
         }
     }
     pub fn is_float(self) -> bool {
@@ -72,8 +107,8 @@ impl DType {
     pub fn tolerance(self) -> f64 {
         match self {
             DType::Float16 => 2e-3,
-            DType::Float32 => 2e-5,
-            DType::Float64 => 1e-12,
+            DType::Float32 | DType::Complex64 => 2e-5,
+            DType::Float64 | DType::Complex128 => 1e-12,
             _ => 0.0,
         }
     }
@@ -92,6 +127,8 @@ pub enum Kind {
     WeakBool,
     WeakInt,
     WeakFloat,
+    /// A Python complex (`2j`, `complex(1, 2)`).
+    WeakComplex,
 }
 
 /// Promotion of two strong dtypes (NumPy's table for these six types).
@@ -102,6 +139,14 @@ pub fn promote(a: DType, b: DType) -> DType {
     }
     match (a, b) {
         (Bool, x) | (x, Bool) => x,
+        // NumPy 2: complex64 with float64 or any integer -> complex128.
+        (Complex64 | Complex128, x) | (x, Complex64 | Complex128) => {
+            if x.is_complex() || x == Float16 || x == Float32 {
+                a.max(b)
+            } else {
+                Complex128
+            }
+        }
         (Int32, Int64) | (Int64, Int32) => Int64,
         // NumPy: int32/int64 with any float -> float64.
         (Int32 | Int64, Float16 | Float32 | Float64)
@@ -122,6 +167,7 @@ pub fn promote_kinds(kinds: &[Kind], float_x: DType) -> Kind {
             w => {
                 any_weak = true;
                 weak = match (weak, w) {
+                    (Kind::WeakComplex, _) | (_, Kind::WeakComplex) => Kind::WeakComplex,
                     (Kind::WeakFloat, _) | (_, Kind::WeakFloat) => Kind::WeakFloat,
                     (Kind::WeakInt, _) | (_, Kind::WeakInt) => Kind::WeakInt,
                     _ => Kind::WeakBool,
@@ -133,7 +179,10 @@ pub fn promote_kinds(kinds: &[Kind], float_x: DType) -> Kind {
         None => weak,
         Some(d) if !any_weak => Kind::Strong(d),
         Some(d) => Kind::Strong(match weak {
-            Kind::WeakFloat if !d.is_float() => float_x,
+            // A Python complex makes floats complex of their width, ints
+            // and bools complex128 (NEP 50: `float32 * 1j` is complex64).
+            Kind::WeakComplex => d.to_complex(),
+            Kind::WeakFloat if !d.is_float() && !d.is_complex() => float_x,
             Kind::WeakInt if d.is_bool() => DType::Int64,
             _ => d,
         }),
@@ -148,6 +197,7 @@ impl Kind {
             Kind::WeakBool => DType::Bool,
             Kind::WeakInt => DType::Int64,
             Kind::WeakFloat => float_x,
+            Kind::WeakComplex => DType::Complex128,
         }
     }
 }

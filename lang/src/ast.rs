@@ -166,6 +166,8 @@ pub enum ExprKind {
     Int(i64),
     /// Float literal (weak float: takes the dtype of what it meets, floatX alone).
     Float(f64),
+    /// Imaginary literal `2j`, `1.5e3J` (a weak Python complex: 0 + v*1j).
+    Imag(f64),
     Str(String),
     Bool(bool),
     None,

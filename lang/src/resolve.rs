@@ -273,6 +273,7 @@ fn each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(Child<'e>)) {
     match &e.kind {
         ExprKind::Int(_)
         | ExprKind::Float(_)
+        | ExprKind::Imag(_)
         | ExprKind::Str(_)
         | ExprKind::Bool(_)
         | ExprKind::None

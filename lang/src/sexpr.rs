@@ -109,6 +109,7 @@ pub fn expr(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(v) => format!("{v:?}"),
+        ExprKind::Imag(v) => format!("{v:?}j"),
         ExprKind::Str(s) => format!("{s:?}"),
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::None => "none".into(),

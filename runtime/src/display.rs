@@ -2,6 +2,7 @@
 //! `print` (`to_text`, NumPy's str for arrays), and as rich display data.
 
 use crate::array::print;
+use crate::dtype::DType;
 use crate::output::DisplayData;
 use crate::value::Value;
 
@@ -43,6 +44,7 @@ pub fn repr(v: &Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
         Value::Float(f) => float_text(*f),
+        Value::Complex(re, im) => print::format_complex_scalar(*re, *im, DType::Complex128),
         Value::Str(s) => format!("{s:?}"),
         Value::Array(a) => print::repr(a),
         // Walked with an explicit stack: any depth of nesting prints, and a

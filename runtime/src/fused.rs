@@ -125,5 +125,6 @@ pub fn held(k: Kind) -> DType {
         Kind::WeakFloat => DType::Float64,
         Kind::WeakInt => DType::Int64,
         Kind::WeakBool => DType::Bool,
+        Kind::WeakComplex => DType::Complex128,
     }
 }

@@ -54,6 +54,8 @@ static TABLE: &[(&str, Meaning)] = &[
     ("int_", Is("int64")), ("long", Is("int64")), ("bool_", Is("bool")),
     ("float32", Is("float32")), ("float64", Is("float64")), ("int32", Is("int32")),
     ("int64", Is("int64")), ("float16", Is("float16")),
+    ("complex64", Is("complex64")), ("complex128", Is("complex128")), ("complex_", Is("complex128")),
+    ("cdouble", Is("complex128")), ("csingle", Is("complex64")),
     ("numel", Say("the number of elements is the attribute `x.size`")),
     ("detach", Say("gcalc arrays need no detach: grad() tracks only what it differentiates")),
     ("cuda", Say("move an array with `x.to(gpu())`")),

@@ -19,6 +19,8 @@ pub enum Value {
     Int(i64),
     /// A weak float (a literal, `item()`): takes the dtype of the array it meets.
     Float(f64),
+    /// A weak (Python) complex: `2j`, `1 + 2j`, `complex(1, 2)`.
+    Complex(f64, f64),
     Str(Arc<str>),
     Array(Array),
     /// Items drop without recursion however deep they nest (`crate::nested`).
@@ -96,6 +98,7 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
             Value::Float(_) => "float",
+            Value::Complex(..) => "complex",
             Value::Str(_) => "string",
             Value::Array(_) => "array",
             Value::Tuple(_) => "tuple",

@@ -101,6 +101,7 @@ fn values(o: &Operand, shape: &[usize]) -> Vec<f64> {
         Operand::Int(i) => vec![*i as f64; n],
         Operand::Float(f) => vec![*f; n],
         Operand::Bool(b) => vec![*b as u8 as f64; n],
+        Operand::Complex(..) => panic!("the walk draws real operands only"),
     }
 }
 
@@ -146,6 +147,7 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
         Operand::Int(i) => (vec![*i as f64], DType::Int64),
         Operand::Float(f) => (vec![*f], DType::Float64),
         Operand::Bool(b) => (vec![*b as u8 as f64], DType::Bool),
+        Operand::Complex(..) => panic!("{name} {what}: a complex result from real operands"),
     };
     if let Kind::Strong(d) = ok {
         assert_eq!(dt, d, "{name} {what}: dtype");

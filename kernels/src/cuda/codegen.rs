@@ -70,6 +70,9 @@ pub fn ctype(d: DType) -> &'static str {
         DType::Float16 => "float",
         DType::Float32 => "float",
         DType::Float64 => "double",
+        // Interleaved (re, im) pairs, CUDA's vector types.
+        DType::Complex64 => "float2",
+        DType::Complex128 => "double2",
     }
 }
 

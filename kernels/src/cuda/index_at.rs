@@ -25,6 +25,9 @@ fn bits(d: DType) -> (&'static str, &'static str) {
             "(u64)__double_as_longlong({0})",
         ),
         DType::Int64 => ("(long long)({0})", "(u64)({0})"),
+        // The `ufunc.at` ops refuse complex arrays before any kernel is made
+        // (ops/index.rs); these arms keep the match whole.
+        DType::Complex64 | DType::Complex128 => ("({0})", "({0})"),
     }
 }
 

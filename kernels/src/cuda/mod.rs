@@ -68,6 +68,8 @@ pub fn draw_suffix(d: DType) -> &'static str {
         DType::Float16 => "f16",
         DType::Float32 => "f32",
         DType::Float64 => "f64",
+        DType::Complex64 => "c64",
+        DType::Complex128 => "c128",
     }
 }
 

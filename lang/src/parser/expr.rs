@@ -646,6 +646,14 @@ impl<'a> Parser<'a> {
             }
             t.parse::<f64>().unwrap_or(f64::NAN)
         };
+        // Python's imaginary literal: a number followed by `j`/`J` that
+        // does not go on as a name (`2j`, `1.5e-3J`; `2jx` is not one).
+        if let Some(after) = rest.strip_prefix(['j', 'J'])
+            && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        {
+            let span = self.span_from(start, after);
+            return Ok((after, boxed(ExprKind::Imag(float()), span)));
+        }
         if is_float {
             return Ok((rest, boxed(ExprKind::Float(float()), span)));
         }

@@ -452,6 +452,7 @@ impl<'a> Parser<'a> {
                     ),
                     ExprKind::Int(_)
                     | ExprKind::Float(_)
+                    | ExprKind::Imag(_)
                     | ExprKind::Str(_)
                     | ExprKind::Bool(_)
                     | ExprKind::None => ("a literal", None),

@@ -23,6 +23,7 @@ impl Scalar {
             Value::Bool(b) => Some(Scalar::Bool(*b)),
             Value::Int(i) => Some(Scalar::Int(*i)),
             Value::Float(f) => Some(Scalar::Float(*f)),
+            Value::Complex(re, im) => Some(Scalar::Complex(*re, *im)),
             _ => None,
         }
     }
@@ -60,7 +61,7 @@ impl Array {
         }
         let n = n as usize;
         let a = if dtype.is_float() {
-            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| T::from_f64(start + i as f64 * step))?)
+            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| <T as crate::array::Element>::from_f64(start + i as f64 * step))?)
         } else {
             let (s, st) = (start as i64, step as i64);
             crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| T::from_i64(s.wrapping_add((i as i64).wrapping_mul(st))))?)
@@ -83,7 +84,7 @@ impl Array {
             0.0
         };
         let a = crate::with_dtype!(dtype, T => alloc_with::<T>(&[num], |i| {
-            if endpoint && num > 1 && i == num - 1 { T::from_f64(stop) } else { T::from_f64(start + i as f64 * step) }
+            if endpoint && num > 1 && i == num - 1 { <T as crate::array::Element>::from_f64(stop) } else { <T as crate::array::Element>::from_f64(start + i as f64 * step) }
         })?);
         place(a, device)
     }
@@ -131,6 +132,10 @@ fn scalar_value(h: &Array, flat: usize) -> Result<Value> {
     Ok(match h.dtype() {
         DType::Bool => Value::Bool(d.get_i64(off) != 0),
         DType::Int32 | DType::Int64 => Value::Int(d.get_i64(off)),
+        DType::Complex64 | DType::Complex128 => {
+            let (re, im) = d.get_parts(off);
+            Value::Complex(re, im)
+        }
         _ => Value::Float(d.get_f64(off)),
     })
 }
@@ -205,6 +210,11 @@ fn collect(
                 DType::Int32 | DType::Int64 => {
                     out.extend(h.to_vec::<i64>()?.into_iter().map(Scalar::Int))
                 }
+                DType::Complex64 | DType::Complex128 => out.extend(
+                    h.to_vec::<crate::array::Cf64>()?
+                        .into_iter()
+                        .map(|z| Scalar::Complex(z.re, z.im)),
+                ),
                 _ => out.extend(h.to_vec::<f64>()?.into_iter().map(Scalar::Float)),
             }
             Ok(())

@@ -3,6 +3,9 @@
 
 use crate::dtype::DType;
 use half::f16;
+/// The elements of complex64 and complex128 arrays.
+pub type Cf32 = num_complex::Complex<f32>;
+pub type Cf64 = num_complex::Complex<f64>;
 
 /// The elements of a host buffer, typed.
 #[derive(Clone, Debug)]
@@ -13,6 +16,10 @@ pub enum HostData {
     F16(Vec<f16>),
     F32(Vec<f32>),
     F64(Vec<f64>),
+    /// complex64: (re, im) float32 pairs, laid out as NumPy's `<c8`.
+    C64(Vec<Cf32>),
+    /// complex128: (re, im) float64 pairs, NumPy's `<c16`.
+    C128(Vec<Cf64>),
 }
 
 /// A Rust element type of one of gcalc's dtypes.
@@ -26,10 +33,27 @@ pub trait Element: Copy + Send + Sync + PartialEq + std::fmt::Debug + Default + 
     fn slice(d: &HostData) -> Option<&[Self]>;
     fn slice_mut(d: &mut HostData) -> Option<&mut [Self]>;
     fn wrap(v: Vec<Self>) -> HostData;
+    /// (real, imaginary) as f64; a real element's imaginary part is 0.
+    fn parts(self) -> (f64, f64);
+    /// From (real, imaginary); a real dtype keeps the real part (NumPy's cast).
+    fn from_parts(re: f64, im: f64) -> Self;
 }
 
 macro_rules! element {
     ($t:ty, $variant:ident, $dtype:ident, $to:expr, $from:expr, $toi:expr, $fromi:expr) => {
+        element!(
+            $t,
+            $variant,
+            $dtype,
+            $to,
+            $from,
+            $toi,
+            $fromi,
+            |x: $t| (($to)(x), 0.0),
+            |re: f64, _im: f64| ($from)(re)
+        );
+    };
+    ($t:ty, $variant:ident, $dtype:ident, $to:expr, $from:expr, $toi:expr, $fromi:expr, $parts:expr, $fromp:expr) => {
         impl Element for $t {
             const DTYPE: DType = DType::$dtype;
             #[inline(always)]
@@ -62,6 +86,14 @@ macro_rules! element {
             }
             fn wrap(v: Vec<Self>) -> HostData {
                 HostData::$variant(v)
+            }
+            #[inline(always)]
+            fn parts(self) -> (f64, f64) {
+                ($parts)(self)
+            }
+            #[inline(always)]
+            fn from_parts(re: f64, im: f64) -> Self {
+                ($fromp)(re, im)
             }
         }
     };
@@ -122,6 +154,32 @@ element!(
     |v: i64| v as f64
 );
 
+// A complex element seen as a real number is its real part (NumPy's cast
+// to a real dtype, which drops the imaginary part); a real one becomes
+// complex with a zero imaginary part.
+element!(
+    Cf32,
+    C64,
+    Complex64,
+    |x: Cf32| x.re as f64,
+    |v: f64| Cf32::new(v as f32, 0.0),
+    |x: Cf32| x.re as i64,
+    |v: i64| Cf32::new(v as f32, 0.0),
+    |x: Cf32| (x.re as f64, x.im as f64),
+    |re: f64, im: f64| Cf32::new(re as f32, im as f32)
+);
+element!(
+    Cf64,
+    C128,
+    Complex128,
+    |x: Cf64| x.re,
+    |v: f64| Cf64::new(v, 0.0),
+    |x: Cf64| x.re as i64,
+    |v: i64| Cf64::new(v as f64, 0.0),
+    |x: Cf64| (x.re, x.im),
+    |re: f64, im: f64| Cf64::new(re, im)
+);
+
 /// Run `$body` with `$T` bound to the Rust type of `$dtype`.
 #[macro_export]
 macro_rules! with_dtype {
@@ -151,6 +209,50 @@ macro_rules! with_dtype {
                 type $T = f64;
                 $body
             }
+            $crate::dtype::DType::Complex64 => {
+                type $T = $crate::array::Cf32;
+                $body
+            }
+            $crate::dtype::DType::Complex128 => {
+                type $T = $crate::array::Cf64;
+                $body
+            }
+        }
+    };
+}
+
+/// `with_dtype!` over the real dtypes, with `$complex` (an early return of an
+/// error, typically) for the complex ones: for bodies that order, bin or
+/// round elements, which complex numbers cannot.
+#[macro_export]
+macro_rules! with_real_dtype {
+    ($dtype:expr, $T:ident => $body:expr, complex => $complex:expr) => {
+        match $dtype {
+            $crate::dtype::DType::Bool => {
+                type $T = bool;
+                $body
+            }
+            $crate::dtype::DType::Int32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::dtype::DType::Int64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::dtype::DType::Float16 => {
+                type $T = half::f16;
+                $body
+            }
+            $crate::dtype::DType::Float32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::dtype::DType::Float64 => {
+                type $T = f64;
+                $body
+            }
+            $crate::dtype::DType::Complex64 | $crate::dtype::DType::Complex128 => $complex,
         }
     };
 }
@@ -164,6 +266,8 @@ impl HostData {
             HostData::F16(_) => DType::Float16,
             HostData::F32(_) => DType::Float32,
             HostData::F64(_) => DType::Float64,
+            HostData::C64(_) => DType::Complex64,
+            HostData::C128(_) => DType::Complex128,
         }
     }
     pub fn len(&self) -> usize {
@@ -178,6 +282,8 @@ impl HostData {
             HostData::F16(v) => v.truncate(n),
             HostData::F32(v) => v.truncate(n),
             HostData::F64(v) => v.truncate(n),
+            HostData::C64(v) => v.truncate(n),
+            HostData::C128(v) => v.truncate(n),
         }
     }
     /// Room in elements (at least `len`).
@@ -189,6 +295,8 @@ impl HostData {
             HostData::F16(v) => v.capacity(),
             HostData::F32(v) => v.capacity(),
             HostData::F64(v) => v.capacity(),
+            HostData::C64(v) => v.capacity(),
+            HostData::C128(v) => v.capacity(),
         }
     }
     /// Cut to `n` elements, or extend to `n` with zeros within the room the
@@ -201,6 +309,8 @@ impl HostData {
             HostData::F16(v) => v.resize(n, Default::default()),
             HostData::F32(v) => v.resize(n, Default::default()),
             HostData::F64(v) => v.resize(n, Default::default()),
+            HostData::C64(v) => v.resize(n, Default::default()),
+            HostData::C128(v) => v.resize(n, Default::default()),
         }
     }
     /// A zero-filled buffer of `n` elements.
@@ -208,11 +318,15 @@ impl HostData {
         with_dtype!(dtype, T => T::wrap(vec![T::default(); n]))
     }
     pub fn from_f64s(dtype: DType, v: impl Iterator<Item = f64>) -> HostData {
-        with_dtype!(dtype, T => T::wrap(v.map(T::from_f64).collect()))
+        with_dtype!(dtype, T => T::wrap(v.map(<T as Element>::from_f64).collect()))
     }
     /// The element at flat position `i` as f64 (for printing and references).
     pub fn get_f64(&self, i: usize) -> f64 {
         with_dtype!(self.dtype(), T => T::slice(self).and_then(|s| s.get(i)).map_or(f64::NAN, |x| x.to_f64()))
+    }
+    /// The element at flat position `i` as (real, imaginary).
+    pub fn get_parts(&self, i: usize) -> (f64, f64) {
+        with_dtype!(self.dtype(), T => T::slice(self).and_then(|s| s.get(i)).map_or((f64::NAN, 0.0), |x| x.parts()))
     }
     pub fn get_i64(&self, i: usize) -> i64 {
         with_dtype!(self.dtype(), T => T::slice(self).and_then(|s| s.get(i)).map_or(0, |x| x.to_i64()))
@@ -231,6 +345,8 @@ impl HostData {
             HostData::F16(v) => bytes(v),
             HostData::F32(v) => bytes(v),
             HostData::F64(v) => bytes(v),
+            HostData::C64(v) => bytes(v),
+            HostData::C128(v) => bytes(v),
         }
     }
     /// Build from little-endian bytes; `None` if the length is not a multiple of the element size.
@@ -265,6 +381,26 @@ impl HostData {
             DType::Float64 => HostData::F64(
                 (0..count)
                     .map(|i| f64::from_le_bytes(arr(&b[i * 8..])))
+                    .collect(),
+            ),
+            DType::Complex64 => HostData::C64(
+                (0..count)
+                    .map(|i| {
+                        Cf32::new(
+                            f32::from_le_bytes(arr(&b[i * 8..])),
+                            f32::from_le_bytes(arr(&b[i * 8 + 4..])),
+                        )
+                    })
+                    .collect(),
+            ),
+            DType::Complex128 => HostData::C128(
+                (0..count)
+                    .map(|i| {
+                        Cf64::new(
+                            f64::from_le_bytes(arr(&b[i * 16..])),
+                            f64::from_le_bytes(arr(&b[i * 16 + 8..])),
+                        )
+                    })
                     .collect(),
             ),
         })

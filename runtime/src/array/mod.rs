@@ -17,7 +17,7 @@ pub mod shape_ops;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
-pub use host::{Element, HostData};
+pub use host::{Cf32, Cf64, Element, HostData};
 pub use scalar::Scalar;
 use smallvec::SmallVec;
 use std::sync::{Arc, RwLock};
@@ -247,7 +247,15 @@ impl Array {
 
 #[inline(always)]
 pub fn convert<S: Element, T: Element>(x: S) -> T {
-    if S::DTYPE.is_float() || T::DTYPE.is_float() {
+    if S::DTYPE.is_complex() || T::DTYPE.is_complex() {
+        // NumPy: to a real dtype the imaginary part is dropped; to bool
+        // either part nonzero is true.
+        let (re, im) = x.parts();
+        if T::DTYPE.is_bool() {
+            return T::from_i64(i64::from(re != 0.0 || im != 0.0));
+        }
+        T::from_parts(re, im)
+    } else if S::DTYPE.is_float() || T::DTYPE.is_float() {
         T::from_f64(x.to_f64())
     } else {
         T::from_i64(x.to_i64())
@@ -265,6 +273,8 @@ pub fn can_cast_same_kind(from: DType, to: DType) -> bool {
             0
         } else if d.is_int() {
             1
+        } else if d.is_complex() {
+            3
         } else {
             2
         }

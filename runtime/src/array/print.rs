@@ -108,6 +108,52 @@ fn exp_text(e: i32, width: usize) -> String {
 
 /// NumPy's FloatingFormat: decides widths from the shown values, then formats each.
 fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
+    format_floats_signed(vals, dtype, false)
+}
+
+/// NumPy's ComplexFloatingFormat: the real parts as one float column, the
+/// imaginary parts as another with an explicit sign, `j` before the
+/// imaginary part's padding (`[1.+2.j 3.-4.j]`).
+fn format_complex(vals: &[(f64, f64)], dtype: DType) -> Vec<String> {
+    let part = dtype.real_part();
+    let re: Vec<f64> = vals.iter().map(|v| v.0).collect();
+    let im: Vec<f64> = vals.iter().map(|v| v.1).collect();
+    let re = format_floats_signed(&re, part, false);
+    let im = format_floats_signed(&im, part, true);
+    re.into_iter()
+        .zip(im)
+        .map(|(r, i)| {
+            let sp = i.trim_end().len();
+            format!("{r}{}j{}", &i[..sp], &i[sp..])
+        })
+        .collect()
+}
+
+/// A complex scalar as Python's `repr(complex)` (NumPy's `str` of a complex
+/// scalar): `(1+2j)`, `(1.5-0.25j)`, `2j` when the real part is +0.
+pub fn format_complex_scalar(re: f64, im: f64, dtype: DType) -> String {
+    let part = dtype.real_part();
+    let text = |x: f64| {
+        let s = format_float_scalar(x, part);
+        match s.strip_suffix(".0") {
+            Some(t) => t.to_string(),
+            None => s,
+        }
+    };
+    let i = text(im);
+    let i = if i.starts_with('-') || i.starts_with('+') {
+        i
+    } else {
+        format!("+{i}")
+    };
+    if re == 0.0 && re.is_sign_positive() {
+        return format!("{}j", i.trim_start_matches('+'));
+    }
+    format!("({}{i}j)", text(re))
+}
+
+fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
+    let sign = |neg: bool, s: String| if plus && !neg { format!("+{s}") } else { s };
     let finite: Vec<f64> = vals.iter().copied().filter(|v| v.is_finite()).collect();
     let nonzero: Vec<f64> = finite
         .iter()
@@ -122,7 +168,13 @@ fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
     if finite.is_empty() {
         (pad_left, pad_right, prec, exp_size) = (0, 0, 0, 0);
     } else if exp_mode {
-        let parts: Vec<_> = finite.iter().map(|&v| scientific(v, dtype)).collect();
+        let parts: Vec<_> = finite
+            .iter()
+            .map(|&v| {
+                let (i, f, e) = scientific(v, dtype);
+                (sign(v.is_sign_negative(), i), f, e)
+            })
+            .collect();
         exp_size = parts
             .iter()
             .map(|p| p.2.unsigned_abs().to_string().len().max(2))
@@ -132,13 +184,19 @@ fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
         pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
         pad_right = exp_size + 2 + prec;
     } else {
-        let parts: Vec<_> = finite.iter().map(|&v| positional(v, dtype)).collect();
+        let parts: Vec<_> = finite
+            .iter()
+            .map(|&v| {
+                let (i, f) = positional(v, dtype);
+                (sign(v.is_sign_negative(), i), f)
+            })
+            .collect();
         pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
         pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
         (prec, exp_size) = (0, 0);
     }
     if finite.len() != vals.len() {
-        let neginf = vals.iter().any(|v| v.is_infinite() && *v < 0.0) as usize;
+        let neginf = (plus || vals.iter().any(|v| v.is_infinite() && *v < 0.0)) as usize;
         let offset = pad_right + 1;
         pad_left = pad_left
             .max(3usize.saturating_sub(offset))
@@ -148,9 +206,11 @@ fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
         .map(|&v| {
             if !v.is_finite() {
                 let s = if v.is_nan() {
-                    "nan"
+                    if plus { "+nan" } else { "nan" }
                 } else if v < 0.0 {
                     "-inf"
+                } else if plus {
+                    "+inf"
                 } else {
                     "inf"
                 };
@@ -163,7 +223,7 @@ fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
                 let i = if v.is_sign_negative() {
                     format!("-{i}")
                 } else {
-                    i.to_string()
+                    sign(false, i.to_string())
                 };
                 format!(
                     "{i:>pad_left$}.{f}{}",
@@ -171,6 +231,7 @@ fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
                 )
             } else {
                 let (i, f) = positional(v, dtype);
+                let i = sign(v.is_sign_negative(), i);
                 format!("{i:>pad_left$}.{f:<pad_right$}")
             }
         })
@@ -229,6 +290,10 @@ fn format_elements(a: &Array, flat: &[usize], custom: Option<ElemFmt>) -> Result
                 let v = match dt {
                     DType::Bool => crate::value::Value::Bool(d.get_i64(o) != 0),
                     DType::Int32 | DType::Int64 => crate::value::Value::Int(d.get_i64(o)),
+                    DType::Complex64 | DType::Complex128 => {
+                        let (re, im) = d.get_parts(o);
+                        crate::value::Value::Complex(re, im)
+                    }
                     _ => crate::value::Value::Float(d.get_f64(o)),
                 };
                 f(v, dt)
@@ -253,6 +318,10 @@ fn format_elements(a: &Array, flat: &[usize], custom: Option<ElemFmt>) -> Result
             let w = s.iter().map(|x| x.len()).max().unwrap_or(0);
             s.into_iter().map(|x| format!("{x:>w$}")).collect()
         }
+        dt if dt.is_complex() => format_complex(
+            &flat.iter().map(|&o| d.get_parts(o)).collect::<Vec<_>>(),
+            dt,
+        ),
         dt => format_floats(&flat.iter().map(|&o| d.get_f64(o)).collect::<Vec<_>>(), dt),
     })
 }
@@ -276,6 +345,10 @@ fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
         return Ok(match h.dtype() {
             DType::Bool => (if d.get_i64(off) != 0 { "true" } else { "false" }).to_string(),
             DType::Int32 | DType::Int64 => d.get_i64(off).to_string(),
+            dt if dt.is_complex() => {
+                let (re, im) = d.get_parts(off);
+                format_complex_scalar(re, im, dt)
+            }
             dt => format_float_scalar(d.get_f64(off), dt),
         });
     }

@@ -9,6 +9,8 @@ pub enum Scalar {
     Bool(bool),
     Int(i64),
     Float(f64),
+    /// A Python complex (real, imaginary).
+    Complex(f64, f64),
 }
 
 impl Scalar {
@@ -19,6 +21,7 @@ impl Scalar {
             Scalar::Bool(b) => T::from_i64(b as i64),
             Scalar::Int(i) => T::from_i64(i),
             Scalar::Float(f) => T::from_f64(f),
+            Scalar::Complex(re, im) => T::from_parts(re, im),
         }
     }
     pub fn as_f64(self) -> f64 {
@@ -26,6 +29,7 @@ impl Scalar {
             Scalar::Bool(b) => b as u8 as f64,
             Scalar::Int(i) => i as f64,
             Scalar::Float(f) => f,
+            Scalar::Complex(re, _) => re,
         }
     }
     /// The weak kind of the scalar, for NEP 50 promotion.
@@ -34,6 +38,7 @@ impl Scalar {
             Scalar::Bool(_) => Kind::WeakBool,
             Scalar::Int(_) => Kind::WeakInt,
             Scalar::Float(_) => Kind::WeakFloat,
+            Scalar::Complex(..) => Kind::WeakComplex,
         }
     }
     /// The dtype a weak scalar is held in (bool, int64 or float64).
@@ -42,6 +47,7 @@ impl Scalar {
             Scalar::Bool(_) => DType::Bool,
             Scalar::Int(_) => DType::Int64,
             Scalar::Float(_) => DType::Float64,
+            Scalar::Complex(..) => DType::Complex128,
         }
     }
     /// Rounded through dtype `via` (a float16 leaf's value, where's condition as bool).
@@ -51,6 +57,10 @@ impl Scalar {
             match V::DTYPE {
                 DType::Bool => Scalar::Bool(v.to_i64() != 0),
                 DType::Int32 | DType::Int64 => Scalar::Int(v.to_i64()),
+                DType::Complex64 | DType::Complex128 => {
+                    let (re, im) = v.parts();
+                    Scalar::Complex(re, im)
+                }
                 _ => Scalar::Float(v.to_f64()),
             }
         }

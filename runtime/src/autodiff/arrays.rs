@@ -126,6 +126,23 @@ pub(super) fn scatter_add(
     dtype: DType,
     idx: &Resolved,
 ) -> Result<Array> {
+    if g.dtype().is_complex() {
+        // The float64 scatter of each part, joined: re + 1j * im.
+        use crate::ops::complex_ew::unary;
+        use crate::ops::fuse::{Operand, apply};
+        let fx = DType::Float64;
+        let re = scatter_add(&unary(crate::opid::CxOp::Real, g, fx)?, shape, fx, idx)?;
+        let im = scatter_add(&unary(crate::opid::CxOp::Imag, g, fx)?, shape, fx, idx)?;
+        let j = apply(
+            "multiply",
+            vec![Operand::Array(im), Operand::Complex(0.0, 1.0)],
+            fx,
+        )?;
+        return match apply("add", vec![Operand::Array(re), j], fx)? {
+            Operand::Array(z) => cast(z, dtype),
+            _ => Err(crate::error::Error::internal("scatter_add: a scalar")),
+        };
+    }
     let strides = crate::array::layout::contiguous_strides(shape);
     let sel = crate::array::index::select_in(shape, &strides, 0, idx)?;
     let g = g.broadcast_to(&sel.shape)?;

@@ -12,6 +12,7 @@ pub mod ewb;
 mod pytree;
 pub mod rules;
 pub mod rules_assemble;
+pub mod rules_fft;
 pub mod rules_linalg;
 pub mod rules_scan;
 pub mod rules_sort;
@@ -21,7 +22,7 @@ pub(crate) mod writes;
 
 use crate::array::Array;
 use crate::array::index::Resolved;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::ops::fuse::{self, EwNode, Operand};
 use crate::ops::{OpDef, OpKind};
@@ -202,8 +203,17 @@ fn frozen(v: &Value) -> Value {
 }
 
 /// Whether a result may carry a gradient (floats only: ints and bools are constants).
+/// The error of a tracked value flowing into a complex result: the tape
+/// holds real arrays only, so the gradient would be lost (never a silent 0).
+fn complex_on_tape(what: &str) -> Error {
+    Error::value(format!(
+        "grad: {what} has no gradient for complex values yet (a differentiated input reaches it through a complex value)"
+    ))
+    .with_help("gradients flow through the fft family, + - * / neg conj real imag abs angle exp log sqrt square, sum, mean, indexing, reshape, transpose, concatenate and stack of complex values; compute this part outside grad or in real parts")
+}
+
 fn differentiable(a: &Array) -> bool {
-    a.dtype().is_float()
+    a.dtype().is_float() || a.dtype().is_complex()
 }
 
 impl Interp {
@@ -212,6 +222,9 @@ impl Interp {
         self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_eval(node);
+        }
+        if crate::ops::complex_ew::has_complex(&node) {
+            return self.eval_complex_taped(node);
         }
         let tree = node.clone();
         match self.fuse_eval(node)? {
@@ -228,8 +241,43 @@ impl Interp {
                 );
                 Ok(Operand::Array(a.with_node(id)))
             }
+            Operand::Array(a) if a.dtype().is_complex() => {
+                Err(complex_on_tape("an elementwise expression"))
+            }
             o => Ok(o),
         }
+    }
+
+    /// A tree with complex values under grad: op by op, each complex op
+    /// recorded with its complex gradient rule (`rules_fft`), the real
+    /// parts as ordinary fused trees.
+    fn eval_complex_taped(&mut self, node: EwNode) -> Result<Operand> {
+        let EwNode::Op { op, args } = node else {
+            return match node {
+                EwNode::Leaf(o) => Ok(o),
+                EwNode::Op { .. } => Err(Error::internal("unreachable tree form")),
+            };
+        };
+        let vals = args
+            .into_iter()
+            .map(|a| self.eval_tree(a))
+            .collect::<Result<Vec<_>>>()?;
+        if !vals.iter().any(crate::ops::complex_ew::is_complex) {
+            let leaves = vals.into_iter().map(EwNode::Leaf).collect();
+            return self.eval_tree(EwNode::Op { op, args: leaves });
+        }
+        let Some(c) = crate::ops::complex_ew::cx_op(op) else {
+            return Err(crate::ops::complex_ew::unsupported(op.name, &vals));
+        };
+        let Some(def) = crate::ops::complex::cx_def(c) else {
+            return Err(complex_on_tape(op.name));
+        };
+        let pos = vals.into_iter().map(Operand::into_value).collect();
+        let v = self.call_def_taped(
+            def,
+            Args::new(def.name, pos, vec![], gcalc_lang::Span::default()),
+        )?;
+        fuse::operand(&v)
     }
 
     /// `sum(tree)` / `mean(tree)` over every element of an elementwise tree
@@ -239,6 +287,22 @@ impl Interp {
         self.refresh_tree(&mut node);
         if !self.tape.as_ref().is_some_and(|t| t.tracks_tree(&node)) {
             return self.fuse_reduce(node, mean);
+        }
+        if crate::ops::complex_ew::has_complex(&node) {
+            // Complex values: the tree op by op, then the taped sum or mean.
+            let v = self.eval_tree(node)?.into_value();
+            let def = op(if mean { "mean" } else { "sum" })?;
+            return match self.call_def_taped(
+                def,
+                Args::new(def.name, vec![v], vec![], gcalc_lang::Span::default()),
+            )? {
+                Value::Array(a) => Ok(a),
+                other => Ok(crate::array::create::value_to_array(
+                    &other,
+                    None,
+                    self.float_x(),
+                )?),
+            };
         }
         let tree = node.clone();
         let out = self.fuse_reduce(node, mean)?;
@@ -287,6 +351,15 @@ impl Interp {
         if !tracked {
             return self.call_def_raw(def, args);
         }
+        let complex_in = self.tape.as_ref().is_some_and(|t| {
+            args.pos
+                .iter()
+                .chain(args.kw.iter().map(|(_, v)| v))
+                .any(|v| matches!(v, Value::Array(a) if a.dtype().is_complex() && t.tracks(a)))
+        });
+        if complex_in && !crate::ops::complex::complex_grad_ok(def) {
+            return Err(complex_on_tape(def.name));
+        }
         let rule = match (&def.kind, def.grad) {
             (OpKind::Elementwise(_), _)
                 if crate::ops::elementwise::alternate(def, args.pos.len() + args.kw.len())
@@ -299,7 +372,16 @@ impl Interp {
                 return Ok(self.eval_tree(tree)?.into_value());
             }
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
-            (OpKind::Func(_) | OpKind::Reduce(_), None) => return self.call_def_raw(def, args),
+            (OpKind::Func(_) | OpKind::Reduce(_), None) => {
+                let out = self.call_def_raw(def, args)?;
+                let untracked = |a: &Array| !self.tape.as_ref().is_some_and(|t| t.tracks(a));
+                return match &out {
+                    Value::Array(a) if a.dtype().is_complex() && untracked(a) => {
+                        Err(complex_on_tape(def.name))
+                    }
+                    _ => Ok(out),
+                };
+            }
         };
         let pos: Vec<Value> = args.pos.iter().map(frozen).collect();
         let kw: Vec<(String, Value)> = args

@@ -4,12 +4,14 @@ mod storage;
 
 pub mod assemble;
 pub mod collective;
+pub mod complex;
 pub mod copy;
 pub mod create;
 pub mod custom;
 pub mod decomp;
 pub mod devices;
 pub mod elementwise;
+pub mod fft;
 pub mod histogram;
 pub mod index;
 pub mod transfer;

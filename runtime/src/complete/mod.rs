@@ -49,7 +49,15 @@ const ARRAY_PROPERTIES: &[&str] = &["shape", "size", "ndim", "dtype", "device", 
 
 /// Names that are values without being ops: dtypes and `floatX`.
 pub const SPECIAL_NAMES: &[&str] = &[
-    "floatX", "bool", "int32", "int64", "float16", "float32", "float64",
+    "floatX",
+    "bool",
+    "int32",
+    "int64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 ];
 
 /// Every builtin name (ops, dtypes, `floatX`), sorted: what highlighters

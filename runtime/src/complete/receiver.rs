@@ -105,6 +105,7 @@ fn of(interp: &Interp, e: &Expr) -> Option<Value> {
         ExprKind::Tuple(_) => Some(Value::tuple(vec![])),
         ExprKind::Int(_) => Some(Value::Int(0)),
         ExprKind::Float(_) => Some(Value::Float(0.0)),
+        ExprKind::Imag(_) => Some(Value::Complex(0.0, 0.0)),
         ExprKind::Attr { base, attr } => attr_of(&of(interp, base)?, &attr.name),
         ExprKind::Index { base, .. } => match of(interp, base)? {
             Value::Array(_) => Some(an_array()),

@@ -4,9 +4,11 @@
 //! errors, the typed fused program, op identities, the Philox stream).
 
 pub mod assemble;
+pub mod complex;
 pub mod copy;
 pub mod create;
 pub mod decomp;
+pub mod fft;
 pub mod fused;
 pub mod histogram;
 pub mod index;

@@ -13,7 +13,7 @@ use crate::random::Rng;
 const TEMP_BYTES: usize = 16;
 
 fn from_f64s(shape: &[usize], dtype: DType, vals: &[f64]) -> Result<Array> {
-    crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| T::from_f64(vals.get(i).copied().unwrap_or(0.0))))
+    crate::with_dtype!(dtype, T => alloc_with::<T>(shape, |i| <T as crate::array::Element>::from_f64(vals.get(i).copied().unwrap_or(0.0))))
 }
 
 /// `n` uniform draws in [lo, hi) of float `dtype`, as `shape`.

@@ -66,7 +66,7 @@ pub fn draw(
     let key = rng.key;
     let ctr = rng.take(dist.blocks(n as u64));
     crate::with_dtype!(dtype, T => fill::<T>(shape, |i| {
-        T::from_f64(samplers::draw(dist, ctr, key, i as u64, va.at(i), vb.at(i)))
+        <T as crate::array::Element>::from_f64(samplers::draw(dist, ctr, key, i as u64, va.at(i), vb.at(i)))
     }))
 }
 

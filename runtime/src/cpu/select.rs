@@ -66,7 +66,7 @@ pub fn select(a: &Array, axis: usize, ranks: &[usize]) -> Result<Array> {
     desc.sort_unstable_by(|p, q| q.cmp(p));
     desc.dedup();
     let data = x.host_read()?;
-    crate::with_dtype!(a.dtype(), S => {
+    crate::with_real_dtype!(a.dtype(), S => {
         let xs = S::slice(&data).ok_or_else(|| Error::internal("select: dtype mismatch"))?;
         let picked: Vec<Vec<S>> = (0..lanes)
             .into_par_iter()
@@ -82,5 +82,6 @@ pub fn select(a: &Array, axis: usize, ranks: &[usize]) -> Result<Array> {
             out.extend(picked.iter().map(|p| p[t]));
         }
         Ok(Array::from_vec(out, out_shape))
-    })
+    },
+        complex => Err(crate::error::Error::dtype("select", format!("select does not support {} arrays", a.dtype()))))
 }

@@ -72,6 +72,8 @@ fn fill_bits(s: Scalar, d: DType) -> i64 {
         DType::Float16 => s.to_elem::<half::f16>().to_bits() as u64,
         DType::Float32 => s.to_elem::<f32>().to_bits() as u64,
         DType::Float64 => s.to_elem::<f64>().to_bits(),
+        // Complex arrays do not reach a GPU (backend::transfer refuses them).
+        DType::Complex64 | DType::Complex128 => s.to_elem::<f64>().to_bits(),
     };
     bits as i64
 }

@@ -221,6 +221,8 @@ fn htod(g: &Gpu, dst: sys::CUdeviceptr, h: &Array) -> Result<()> {
             HostData::F16(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
             HostData::F32(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
             HostData::F64(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::C64(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
+            HostData::C128(v) => result::memcpy_htod_async(dst, &v[off..off + n], g.stream),
         }
     };
     r.map_err(|e| g.err(e, "copying to the GPU"))?;

@@ -423,10 +423,23 @@ pub fn full(shape: &[usize], v: f64, dtype: DType, dev: u32) -> Result<Array> {
 /// `shape` filled with `value` as `dtype` on GPU `dev` (a kernel that
 /// stores the scalar, converted as the CPU converts it).
 pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Array> {
-    let e = match value {
-        Scalar::Float(f) => Expr::Float(f, dtype),
-        Scalar::Int(n) => Expr::Int(n, dtype),
-        Scalar::Bool(b) => Expr::Int(b as i64, dtype),
+    // The kernel's scalar parameter has the dtype's kind (a double for
+    // floats, a 64-bit int otherwise): the value is converted to it here, as
+    // the CPU converts (a float to an int truncates, to bool is `!= 0`).
+    let e = match (value, dtype.is_float()) {
+        (Scalar::Float(f), true) => Expr::Float(f, dtype),
+        (Scalar::Int(n), true) => Expr::Float(n as f64, dtype),
+        (Scalar::Bool(b), true) => Expr::Float(b as i64 as f64, dtype),
+        (Scalar::Float(f), false) if dtype.is_bool() => Expr::Int((f != 0.0) as i64, dtype),
+        (Scalar::Float(f), false) => Expr::Int(f as i64, dtype),
+        (Scalar::Int(n), false) if dtype.is_bool() => Expr::Int((n != 0) as i64, dtype),
+        (Scalar::Int(n), false) => Expr::Int(n, dtype),
+        (Scalar::Bool(b), false) => Expr::Int(b as i64, dtype),
+        (Scalar::Complex(..), _) => {
+            return Err(Error::device(format!(
+                "a complex fill on gpu({dev}) is not supported"
+            )));
+        }
     };
     eval(&e, dtype, Some(shape), Some(dev))
 }

@@ -35,6 +35,9 @@ fn build(p: &Program<'_>, a: Arg) -> Result<(Expr, DType)> {
                     Scalar::Float(f) => Expr::Float(f, d),
                     Scalar::Int(i) => Expr::Int(i, d),
                     Scalar::Bool(b) => Expr::Int(b as i64, d),
+                    Scalar::Complex(..) => {
+                        return Err(Error::internal("a complex scalar in a fused GPU program"));
+                    }
                 };
                 (e, d)
             }

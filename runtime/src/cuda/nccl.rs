@@ -273,6 +273,9 @@ fn nccl_dtype(op: CollectiveOp, d: DType) -> Result<nc::ncclDataType_t> {
         DType::Float16 => T::ncclFloat16,
         DType::Float32 => T::ncclFloat32,
         DType::Float64 => T::ncclFloat64,
+        DType::Complex64 | DType::Complex128 => {
+            return Err(Error::internal("a complex array reached NCCL"));
+        }
         // Bytes: moved, never reduced (the op layer casts before a reduction).
         DType::Bool => match op {
             CollectiveOp::Broadcast { .. } | CollectiveOp::AllGather => T::ncclUint8,

@@ -121,6 +121,11 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "df" => vec!["3.0"],
         "pvals" => vec!["[0.2, 0.3, 0.5]"],
         "alpha" => vec!["[1.0, 2.0, 3.0]"],
+        // The complex builtins' parameters.
+        "z" => vec!["array([1 + 2j, 3 - 4j])"],
+        // `complex(real, imag)`'s first parameter (Python's name, which is
+        // also the `real` builtin's: compared by value, not as an op).
+        n if n == crate::opid::CxOp::Real.name() => vec!["array([1.0, 2.0])"],
         // The "more NumPy math" family's parameters.
         "a1" => vec!["array([1.0, 2.0])"],
         "a2" => vec!["array([1.0, 2.0])", "array([[1.0, 2.0], [1.0, 2.0]])"],

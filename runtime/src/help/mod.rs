@@ -63,6 +63,9 @@ fn devices(f: Family) -> &'static str {
         Family::Elementwise => {
             "cpu, gpu — on the device of its operands; fused with neighbouring elementwise ops into one pass (one kernel on a GPU)"
         }
+        Family::Fourier => {
+            "cpu (complex arrays and the FFT family do not run on a GPU yet: to(z, gpu()) is an error)"
+        }
         f if f.is_array_math() => "cpu, gpu — on the device of its operands (or device=)",
         Family::Devices => "moves or inspects data between cpu and gpu(N)",
         Family::Files => {

@@ -346,6 +346,7 @@ impl Interp {
     /// A builtin call as it is, without recording for autodiff.
     pub(crate) fn call_def_raw(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
         let span = args.span;
+        crate::ops::complex::check_call(def, &args).map_err(|e| e.at(span))?;
         match &def.kind {
             OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
             OpKind::Elementwise(_) => {
@@ -522,6 +523,20 @@ impl Interp {
                 }
                 _ => {}
             }
+        }
+        // `fft.rfft(x)`: NumPy's np.fft module spelled through the builtin.
+        if let Value::Builtin(d) = &recv
+            && let Some(v) = crate::ops::fft::namespace_attr(d, name)
+        {
+            return Ok(v);
+        }
+        // `z.real`, `z.imag`: NumPy's attributes (arrays and Python complex numbers).
+        if matches!(
+            recv,
+            Value::Array(_) | Value::Complex(..) | Value::Float(_) | Value::Int(_)
+        ) && let Some(c) = crate::ops::complex::attribute(name)
+        {
+            return self.call_builtin(c, vec![recv.clone()], vec![], attr.span);
         }
         if let Some(def) = crate::containers::methods::method(&recv, name) {
             return Ok(Value::Method(Box::new(recv), def));

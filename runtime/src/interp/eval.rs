@@ -93,6 +93,7 @@ pub(crate) fn operand_value(o: Operand) -> Value {
         Operand::Int(i) => Value::Int(i),
         Operand::Float(f) => Value::Float(f),
         Operand::Bool(b) => Value::Bool(b),
+        Operand::Complex(re, im) => Value::Complex(re, im),
     }
 }
 
@@ -113,6 +114,7 @@ fn leaf(v: Value) -> Node {
         Value::Int(i) => Ok(EwNode::Leaf(Operand::Int(i))),
         Value::Float(f) => Ok(EwNode::Leaf(Operand::Float(f))),
         Value::Bool(b) => Ok(EwNode::Leaf(Operand::Bool(b))),
+        Value::Complex(re, im) => Ok(EwNode::Leaf(Operand::Complex(re, im))),
         other => Err(other),
     }
 }
@@ -149,6 +151,7 @@ impl Interp {
         match &e.kind {
             ExprKind::Int(i) => Ok(Value::Int(*i)),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
+            ExprKind::Imag(f) => Ok(Value::Complex(0.0, *f)),
             ExprKind::Str(s) => Ok(Value::str(s.as_str())),
             ExprKind::Bool(b) => Ok(Value::Bool(*b)),
             ExprKind::None => Ok(Value::None),
@@ -565,6 +568,13 @@ impl Interp {
                 };
                 scalar_value(x) == Some(q)
             }
+            (Value::Complex(a, b), Value::Complex(c, d)) => a == c && b == d,
+            (Value::Complex(a, b), Value::Float(c)) | (Value::Float(c), Value::Complex(a, b)) => {
+                a == c && *b == 0.0
+            }
+            (Value::Complex(a, b), Value::Int(c)) | (Value::Int(c), Value::Complex(a, b)) => {
+                *a == *c as f64 && *b == 0.0
+            }
             // Arrays in containers compare by identity (their `==` is elementwise).
             (Value::Array(x), Value::Array(y)) => x.same_as(y),
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
@@ -593,6 +603,7 @@ impl Interp {
             Value::Bool(b) => *b,
             Value::Int(i) => *i != 0,
             Value::Float(f) => *f != 0.0,
+            Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::Tuple(t) => !t.is_empty(),
             Value::List(l) => !l.is_empty(),

@@ -65,6 +65,7 @@ impl Interp {
                     }
                     Operand::Int(i) => Ok(i != 0),
                     Operand::Float(f) => Ok(f != 0.0),
+                    Operand::Complex(re, im) => Ok(re != 0.0 || im != 0.0),
                 }
             }
             other => Err(Error::type_(format!(

@@ -122,9 +122,11 @@ fn parse_header(header: &str, path: &str) -> Result<Header> {
         "f2" => DType::Float16,
         "f4" => DType::Float32,
         "f8" => DType::Float64,
+        "c8" => DType::Complex64,
+        "c16" => DType::Complex128,
         other => {
             return Err(Error::io(format!("load: {path} holds dtype '{other}', which gcalc does not support"))
-                .with_help("gcalc reads bool, int32, int64, float16, float32 and float64; convert with NumPy's astype first"));
+                .with_help("gcalc reads bool, int32, int64, float16, float32, float64, complex64 and complex128; convert with NumPy's astype first"));
         }
     };
     Ok(Header {
@@ -195,6 +197,25 @@ fn read_data(r: &mut impl Read, h: &Header, n: usize) -> std::io::Result<HostDat
         DType::Float16 => HostData::F16(read_plain(r, n, h.big_endian)?),
         DType::Float32 => HostData::F32(read_plain(r, n, h.big_endian)?),
         DType::Float64 => HostData::F64(read_plain(r, n, h.big_endian)?),
+        // Pairs of floats, each part byte-swapped on its own.
+        DType::Complex64 => {
+            let parts: Vec<f32> = read_plain(r, n * 2, h.big_endian)?;
+            HostData::C64(
+                parts
+                    .chunks_exact(2)
+                    .map(|p| crate::array::Cf32::new(p[0], p[1]))
+                    .collect(),
+            )
+        }
+        DType::Complex128 => {
+            let parts: Vec<f64> = read_plain(r, n * 2, h.big_endian)?;
+            HostData::C128(
+                parts
+                    .chunks_exact(2)
+                    .map(|p| crate::array::Cf64::new(p[0], p[1]))
+                    .collect(),
+            )
+        }
     })
 }
 

@@ -31,6 +31,8 @@ fn descr(d: DType) -> &'static str {
         DType::Float16 => "<f2",
         DType::Float32 => "<f4",
         DType::Float64 => "<f8",
+        DType::Complex64 => "<c8",
+        DType::Complex128 => "<c16",
     }
 }
 

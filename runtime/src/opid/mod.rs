@@ -7,7 +7,9 @@
 
 pub mod assemble;
 mod collective;
+mod complex;
 mod decomp;
+mod fft;
 mod histogram;
 mod index;
 mod random;
@@ -17,7 +19,9 @@ mod softmax;
 mod sort;
 
 pub use collective::{CollectiveOp, RedKind};
+pub use complex::{CxArg, CxOp, CxOut};
 pub use decomp::{DecompOp, QrMode};
+pub use fft::{FftJob, FftKind, FftNorm};
 pub use histogram::BinMode;
 pub use index::AtOp;
 pub use random::Dist;

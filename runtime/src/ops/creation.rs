@@ -151,17 +151,19 @@ pub fn dtype_arg(v: &Value) -> Result<DType> {
         // NumPy's `dtype=float`, `dtype=int`: Python's types are float64 and int64.
         Value::Builtin(def) if def.name == "float" => Ok(DType::Float64),
         Value::Builtin(def) if def.name == "int" => Ok(DType::Int64),
+        Value::Builtin(def) if def.name == "complex" => Ok(DType::Complex128),
         Value::Str(s) => python_dtype_name(s)
             .or_else(|| DType::from_name(s))
             .ok_or_else(|| {
-                Error::type_(format!("unknown dtype \"{s}\""))
-                    .with_help("dtypes: bool int32 int64 float16 float32 float64")
+                Error::type_(format!("unknown dtype \"{s}\"")).with_help(
+                    "dtypes: bool int32 int64 float16 float32 float64 complex64 complex128",
+                )
             }),
         other => Err(Error::type_(format!(
             "dtype must be a dtype like float32, not {}",
             other.a_type_name()
         ))
-        .with_help("dtypes: bool int32 int64 float16 float32 float64")),
+        .with_help("dtypes: bool int32 int64 float16 float32 float64 complex64 complex128")),
     }
 }
 
@@ -175,6 +177,8 @@ fn python_dtype_name(s: &str) -> Option<DType> {
         "int" | "i8" | "long" | "int_" => DType::Int64,
         "i4" | "intc" => DType::Int32,
         "?" | "bool_" => DType::Bool,
+        "complex" | "c16" | "complex_" | "cdouble" => DType::Complex128,
+        "c8" | "csingle" => DType::Complex64,
         _ => return None,
     })
 }
@@ -236,6 +240,7 @@ pub fn scalar_arg(v: &Value, what: &str) -> Result<Scalar> {
             Value::Bool(b) => Ok(Scalar::Bool(b)),
             Value::Int(i) => Ok(Scalar::Int(i)),
             Value::Float(f) => Ok(Scalar::Float(f)),
+            Value::Complex(re, im) => Ok(Scalar::Complex(re, im)),
             _ => Err(Error::internal("item gave a non-scalar")),
         },
         other => Scalar::from_value(other).ok_or_else(|| {
@@ -282,6 +287,7 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
     let dt = dt.unwrap_or(match value {
         Scalar::Bool(_) if inferred => DType::Bool,
         Scalar::Int(_) if inferred => DType::Int64,
+        Scalar::Complex(..) if inferred => DType::Complex128,
         _ => i.float_x(),
     });
     Ok(Array::full(&shape, value, dt, dev.unwrap_or_else(|| i.default_device()))?.into())

@@ -304,7 +304,7 @@ fn nan_to_num(i: &mut Interp, mut a: Args) -> Result<Value> {
         }
         Operand::Int(_) | Operand::Bool(_) => return Ok(x.into_value()),
         Operand::Array(arr) => arr.dtype(),
-        Operand::Float(_) => DType::Float64,
+        Operand::Float(_) | Operand::Complex(..) => DType::Float64,
     };
     let big = match dtype {
         DType::Float16 => half::f16::MAX.to_f64(),

@@ -12,6 +12,8 @@ pub enum Family {
     LinearAlgebra,
     Shape,
     Sorting,
+    /// Complex numbers and the FFT family (the CPU only, for now).
+    Fourier,
     Indexing,
     Creation,
     Random,
@@ -34,6 +36,7 @@ impl Family {
                 | Family::LinearAlgebra
                 | Family::Shape
                 | Family::Sorting
+                | Family::Fourier
                 | Family::Indexing
                 | Family::Creation
                 | Family::Random
@@ -47,6 +50,7 @@ impl Family {
             Family::LinearAlgebra => "linear algebra",
             Family::Shape => "shape",
             Family::Sorting => "sorting and searching",
+            Family::Fourier => "complex numbers and FFT",
             Family::Indexing => "indexing",
             Family::Creation => "creation",
             Family::Random => "random",
@@ -61,10 +65,11 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 43] {
+fn tables() -> [(&'static [OpDef], Family); 45] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
+        (super::complex::OPS, Family::Fourier),
         (super::reduce::OPS, Family::Reduction),
         (super::scan::OPS, Family::Reduction),
         (super::softmax::OPS, Family::Reduction),
@@ -77,6 +82,7 @@ fn tables() -> [(&'static [OpDef], Family); 43] {
         (super::lstsq::OPS, Family::LinearAlgebra),
         (super::tensor::OPS, Family::LinearAlgebra),
         (super::einsum::OPS, Family::LinearAlgebra),
+        (super::fft::OPS, Family::Fourier),
         (super::shape::OPS, Family::Shape),
         (super::sort::OPS, Family::Sorting),
         (super::assemble::OPS, Family::Shape),

@@ -26,6 +26,8 @@ pub enum Operand {
     Int(i64),
     Float(f64),
     Bool(bool),
+    /// A weak Python complex (real, imaginary).
+    Complex(f64, f64),
 }
 
 /// An elementwise expression tree.
@@ -45,6 +47,7 @@ impl Operand {
             Operand::Int(_) => Kind::WeakInt,
             Operand::Float(_) => Kind::WeakFloat,
             Operand::Bool(_) => Kind::WeakBool,
+            Operand::Complex(..) => Kind::WeakComplex,
         }
     }
     pub fn into_value(self) -> Value {
@@ -53,6 +56,7 @@ impl Operand {
             Operand::Int(i) => Value::Int(i),
             Operand::Float(f) => Value::Float(f),
             Operand::Bool(b) => Value::Bool(b),
+            Operand::Complex(re, im) => Value::Complex(re, im),
         }
     }
 }
@@ -64,6 +68,7 @@ pub fn operand(v: &Value) -> Result<Operand> {
         Value::Int(i) => Ok(Operand::Int(*i)),
         Value::Float(f) => Ok(Operand::Float(*f)),
         Value::Bool(b) => Ok(Operand::Bool(*b)),
+        Value::Complex(re, im) => Ok(Operand::Complex(*re, *im)),
         other => Err(Error::type_(format!(
             "expected an array or a number, got {}",
             other.a_type_name()
@@ -107,6 +112,9 @@ pub fn call_tree(op: &'static OpDef, mut args: Args) -> Result<EwNode> {
 pub fn eval(node: EwNode, float_x: DType) -> Result<Operand> {
     if let EwNode::Leaf(o) = node {
         return Ok(o);
+    }
+    if super::complex_ew::has_complex(&node) {
+        return super::complex_ew::eval(node, float_x);
     }
     if !has_array(&node) {
         return super::py_scalar::eval(node, float_x);
@@ -161,7 +169,7 @@ fn scalar_truth(node: &EwNode, largest: &mut f64) -> Option<(f64, bool)> {
         EwNode::Leaf(Operand::Int(i)) => (*i as f64, true),
         EwNode::Leaf(Operand::Bool(b)) => (f64::from(u8::from(*b)), true),
         EwNode::Leaf(Operand::Float(f)) => (*f, false),
-        EwNode::Leaf(Operand::Array(_)) => return None,
+        EwNode::Leaf(Operand::Array(_) | Operand::Complex(..)) => return None,
         EwNode::Op { op, args } => {
             let mut vals = [0.0f64; 3];
             let mut all = true;
@@ -289,6 +297,7 @@ pub fn reduce_tree(node: EwNode, mean: bool, float_x: DType) -> Result<Array> {
     check_devices(&node, &mut device, op.name())?;
     let x = match node {
         EwNode::Leaf(o) => o,
+        node if super::complex_ew::has_complex(&node) => super::complex_ew::eval(node, float_x)?,
         node => {
             check_weak_ints(&node, None)?;
             let mut p = Program::new();
@@ -306,6 +315,7 @@ pub fn reduce_tree(node: EwNode, mean: bool, float_x: DType) -> Result<Array> {
         Operand::Int(i) => Array::scalar(i),
         Operand::Float(f) => Array::scalar(f),
         Operand::Bool(b) => Array::scalar(b),
+        Operand::Complex(re, im) => Array::scalar(crate::array::Cf64::new(re, im)),
     };
     super::reduce::reduce(op, &x, None, false, float_x)
 }

@@ -50,6 +50,17 @@ fn binary(interp: &mut Interp, mut args: Args, which: Which) -> Result<Value> {
     let y = fuse::operand(&args.req("y")?)?;
     args.finish()?;
     let fx = interp.float_x();
+    if super::complex_ew::is_complex(&x) || super::complex_ew::is_complex(&y) {
+        // Four real products of the parts: (a + bi)(c + di).
+        return super::complex_ew::bilinear(x, y, fx, |x, y| {
+            fuse::operand(&product(which, x, y, fx)?)
+        })
+        .map(Operand::into_value);
+    }
+    product(which, x, y, fx)
+}
+
+fn product(which: Which, x: Operand, y: Operand, fx: DType) -> Result<Value> {
     match which {
         Which::Matmul => match (x, y) {
             (Operand::Array(a), Operand::Array(b)) => Ok(Value::Array(matmul(&a, &b)?)),
@@ -68,6 +79,7 @@ fn binary(interp: &mut Interp, mut args: Args, which: Which) -> Result<Value> {
                         Array::from_host(HostData::from_f64s(fx, [f].into_iter()), vec![])
                     }
                     Operand::Bool(b) => Array::scalar(b),
+                    Operand::Complex(re, im) => Array::scalar(crate::array::Cf64::new(re, im)),
                 };
                 Ok(Value::Array(outer(&f(x), &f(y), fx)?))
             }

@@ -21,12 +21,15 @@ pub(crate) use builtin;
 
 pub mod assemble;
 pub mod collective;
+pub mod complex;
+pub mod complex_ew;
 pub mod creation;
 pub mod decomp;
 pub mod einsum;
 pub mod elementwise;
 pub mod elementwise_math;
 pub mod family;
+pub mod fft;
 pub mod fuse;
 pub mod histogram;
 pub mod index;
@@ -141,6 +144,8 @@ fn tables() -> Vec<&'static [OpDef]> {
         nparr::SET_OPS,
         nparr::HIST2D_OPS,
         nparr::DRAW_OPS,
+        complex::OPS,
+        fft::OPS,
         npmath_ew::OPS,
         npmath_alias::OPS,
         npmath_alias::REDUCE_OPS,

@@ -67,7 +67,7 @@ fn floats(v: &[Operand]) -> Option<(f64, f64)> {
         Operand::Int(i) => Some(*i as f64),
         Operand::Bool(b) => Some(*b as i64 as f64),
         Operand::Float(f) => Some(*f),
-        Operand::Array(_) => None,
+        Operand::Array(_) | Operand::Complex(..) => None,
     };
     Some((f(v.first()?)?, f(v.get(1)?)?))
 }
@@ -77,6 +77,9 @@ fn text(o: &Operand) -> String {
         Operand::Int(i) => i.to_string(),
         Operand::Float(f) => float_text(*f),
         Operand::Bool(b) => b.to_string(),
+        Operand::Complex(re, im) => {
+            crate::array::print::format_complex_scalar(*re, *im, crate::dtype::DType::Complex128)
+        }
         Operand::Array(_) => "an array".into(),
     }
 }
@@ -113,6 +116,7 @@ fn is_zero(o: &Operand) -> bool {
         Operand::Int(i) => *i == 0,
         Operand::Bool(b) => !*b,
         Operand::Float(f) => *f == 0.0,
+        Operand::Complex(re, im) => *re == 0.0 && *im == 0.0,
         Operand::Array(_) => false,
     }
 }

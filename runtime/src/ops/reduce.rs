@@ -445,5 +445,13 @@ pub fn reduce_ddof(
         .with_op(name)
         .with_help("check the array is not empty before reducing"));
     }
+    if a.dtype().is_complex() {
+        return match op {
+            ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod => {
+                backend::complex::reduce(op, a, &red, keepdims)
+            }
+            _ => Err(super::complex::unsupported(name, a.dtype())),
+        };
+    }
     backend::reduce::reduce(op, a, &red, keepdims, ddof, float_x)
 }

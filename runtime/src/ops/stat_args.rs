@@ -16,6 +16,7 @@ pub fn data(i: &Interp, v: Value, name: &str) -> Result<Array> {
         Value::Array(a) => Ok(a),
         Value::Int(_)
         | Value::Float(_)
+        | Value::Complex(..)
         | Value::Bool(_)
         | Value::List(_)
         | Value::Tuple(_)

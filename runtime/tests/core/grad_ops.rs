@@ -423,6 +423,7 @@ fn every_rule_in_the_table_is_walked() {
                     .iter()
                     .chain(crate::grad_stats::CASES)
                     .chain(crate::grad_assemble::CASES)
+                    .chain(crate::fft::CASES)
                     .chain(crate::grad_npmath::CASES)
                     .any(|(names, ..)| names.contains(&op.name)),
                 "{} has a gradient rule but no finite-difference case",

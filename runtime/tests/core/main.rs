@@ -8,6 +8,7 @@ mod array_random;
 mod assemble;
 mod collective;
 mod copy_layouts;
+mod fft;
 mod files_load;
 mod files_save;
 mod frontend;

@@ -10,6 +10,7 @@ mod gpu_backend;
 mod gpu_bench;
 mod gpu_collective;
 mod gpu_ew_grad;
+mod gpu_fft;
 mod gpu_index;
 mod gpu_index_writes;
 mod gpu_linalg;

@@ -15,6 +15,7 @@ pub mod lit;
 pub mod ops;
 pub mod ops_assemble;
 pub mod ops_ew;
+pub mod ops_fft;
 pub mod ops_linalg;
 pub mod ops_nparr;
 pub mod ops_npmath;

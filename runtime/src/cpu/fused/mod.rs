@@ -196,12 +196,13 @@ impl<'a> Exec<'a> {
             data: &data,
             stop: crate::interrupt::Stop::current(),
         };
-        let host = crate::with_dtype!(self.out_dtype, D => {
+        let host = crate::with_real_dtype!(self.out_dtype, D => {
             let mut h = crate::cpu::pool::out_host::<D>(n)?;
             let v = D::slice_mut(&mut h).ok_or_else(|| Error::internal("output buffer type"))?;
             ctx.fill::<D>(v)?;
             h
-        });
+        },
+            complex => return Err(crate::error::Error::dtype("elementwise", format!("elementwise does not support {} arrays", self.out_dtype))));
         drop(guards);
         Ok(Array::from_host(host, self.shape))
     }
@@ -320,12 +321,13 @@ impl Ctx<'_> {
         }
         if let Some(st) = ex.store {
             with_compute!(ex.slots[st].ctype, S => {
-                let src = self.src::<S>(st, start, n, s)?;
-                crate::with_dtype!(ex.out_dtype, D => {
-                    let o = D::get(out).ok_or_else(|| Error::internal("output dtype mismatch"))?;
-                    cast::<S, D, D>(src, o);
-                });
-            });
+                           let src = self.src::<S>(st, start, n, s)?;
+                           crate::with_real_dtype!(ex.out_dtype, D => {
+                               let o = D::get(out).ok_or_else(|| Error::internal("output dtype mismatch"))?;
+                               cast::<S, D, D>(src, o);
+                           },
+            complex => return Err(crate::error::Error::dtype("elementwise", format!("elementwise does not support {} arrays", ex.out_dtype))));
+                       });
         }
         Ok(())
     }

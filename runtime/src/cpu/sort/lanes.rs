@@ -30,7 +30,7 @@ fn lane_dims(x: &Array) -> Result<(usize, usize)> {
 pub fn sort(x: &Array, desc: bool, values: bool, indices: bool) -> Result<Vec<Array>> {
     let (n, _) = lane_dims(x)?;
     let d = x.host_read()?;
-    crate::with_dtype!(x.dtype(), T => {
+    crate::with_real_dtype!(x.dtype(), T => {
         let s = elements::<T>(x, &d)?;
         let (vals, idx) = if !indices {
             (Some(sort_values(s, n, desc)?), None)
@@ -48,7 +48,8 @@ pub fn sort(x: &Array, desc: bool, values: bool, indices: bool) -> Result<Vec<Ar
             out.push(Array::from_vec(i, shape));
         }
         Ok(out)
-    })
+    },
+        complex => Err(crate::error::Error::dtype("sort", format!("sort does not support {} arrays", x.dtype()))))
 }
 
 /// Values only: the keys (signed zeros kept apart, so the values come back
@@ -124,7 +125,7 @@ pub fn partition(x: &Array, kth: &[usize], values: bool, indices: bool) -> Resul
     let (n, _) = lane_dims(x)?;
     let d = x.host_read()?;
     let shape = x.shape().to_vec();
-    crate::with_dtype!(x.dtype(), T => {
+    crate::with_real_dtype!(x.dtype(), T => {
         let s = elements::<T>(x, &d)?;
         if indices {
             let (v, i) = partition_pairs(s, n, kth, values)?;
@@ -134,7 +135,8 @@ pub fn partition(x: &Array, kth: &[usize], values: bool, indices: bool) -> Resul
         } else {
             Ok(vec![Array::from_vec(partition_values(s, n, kth)?, shape)])
         }
-    })
+    },
+        complex => Err(crate::error::Error::dtype("sort", format!("sort does not support {} arrays", x.dtype()))))
 }
 
 /// Values only: the keys (signed zeros apart) selected, then turned back.
@@ -219,10 +221,11 @@ pub fn topk(x: &Array, k: usize, largest: bool) -> Result<Vec<Array>> {
     if let Some(last) = shape.last_mut() {
         *last = k;
     }
-    crate::with_dtype!(x.dtype(), T => {
+    crate::with_real_dtype!(x.dtype(), T => {
         let (v, i) = topk_of(elements::<T>(x, &d)?, n, k, largest)?;
         Ok(vec![Array::from_vec(v, shape.clone()), Array::from_vec(i, shape)])
-    })
+    },
+        complex => Err(crate::error::Error::dtype("sort", format!("sort does not support {} arrays", x.dtype()))))
 }
 
 fn topk_of<T: Item>(s: &[T], n: usize, k: usize, largest: bool) -> Result<(Vec<T>, Vec<i64>)> {

@@ -25,12 +25,13 @@ pub fn searchsorted(
     let v = v.contiguous()?;
     let order: Option<Vec<i64>> = sorter.map(|s| s.to_vec::<i64>()).transpose()?;
     let (ad, vd) = (a.host_read()?, v.host_read()?);
-    crate::with_dtype!(a.dtype(), T => {
+    crate::with_real_dtype!(a.dtype(), T => {
         let av = elements::<T>(&a, &ad)?;
         let vv = elements::<T>(&v, &vd)?;
         let out = search_of(av, vv, right, order.as_deref())?;
         Ok(vec![Array::from_vec(out, v.shape().to_vec())])
-    })
+    },
+        complex => Err(crate::error::Error::dtype("searchsorted", format!("searchsorted does not support {} arrays", a.dtype()))))
 }
 
 fn search_of<T: SortKey>(a: &[T], v: &[T], right: bool, order: Option<&[i64]>) -> Result<Vec<i64>> {
@@ -68,10 +69,11 @@ pub fn isin(x: &Array, test: &Array, invert: bool) -> Result<Vec<Array>> {
     let x = x.contiguous()?;
     let test = test.contiguous()?;
     let (xd, td) = (x.host_read()?, test.host_read()?);
-    crate::with_dtype!(x.dtype(), T => {
+    crate::with_real_dtype!(x.dtype(), T => {
         let out = isin_of(elements::<T>(&x, &xd)?, elements::<T>(&test, &td)?, invert)?;
         Ok(vec![Array::from_vec(out, x.shape().to_vec())])
-    })
+    },
+        complex => Err(crate::error::Error::dtype("searchsorted", format!("searchsorted does not support {} arrays", x.dtype()))))
 }
 
 fn isin_of<T: SortKey>(xs: &[T], ts: &[T], invert: bool) -> Result<Vec<bool>> {

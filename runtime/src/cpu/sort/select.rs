@@ -61,14 +61,15 @@ pub fn unique(
     equal_nan: bool,
 ) -> Result<Vec<Array>> {
     let d = x.host_read()?;
-    crate::with_dtype!(x.dtype(), T => {
+    crate::with_real_dtype!(x.dtype(), T => {
         let s = elements::<T>(x, &d)?;
         if s.len() <= u32::MAX as usize {
             unique_of::<T, u32>(s, x.shape(), index, inverse, counts, equal_nan)
         } else {
             unique_of::<T, u64>(s, x.shape(), index, inverse, counts, equal_nan)
         }
-    })
+    },
+        complex => Err(crate::error::Error::dtype("partition", format!("partition does not support {} arrays", x.dtype()))))
 }
 
 fn unique_of<T: Item, P: Pos>(

@@ -305,6 +305,9 @@ fn width(s: Scalar) -> Result<usize> {
                 Error::value(format!("pad: a pad width must be finite, not {f}")).with_op("pad"),
             );
         }
+        Scalar::Complex(..) => {
+            return Err(Error::type_("pad: a pad width must be an int, not complex").with_op("pad"));
+        }
     };
     usize::try_from(w).map_err(|_| {
         Error::value(format!("pad: pad widths must not be negative, got {w}"))

@@ -66,6 +66,10 @@ impl<'a> Lower<'_, 'a> {
                     Operand::Int(i) => (Leaf::Scalar(Scalar::Int(*i)), Cow::Borrowed(&[][..])),
                     Operand::Float(f) => (Leaf::Scalar(Scalar::Float(*f)), Cow::Borrowed(&[][..])),
                     Operand::Bool(b) => (Leaf::Scalar(Scalar::Bool(*b)), Cow::Borrowed(&[][..])),
+                    // `complex_ew` evaluates trees with complex leaves.
+                    Operand::Complex(..) => {
+                        return Err(Error::internal("a complex leaf reached the fused lowering"));
+                    }
                 };
                 self.p.leaves.push(leaf);
                 Ok(Typed {
