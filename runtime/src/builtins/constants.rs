@@ -32,6 +32,11 @@ pub static CONSTANTS: &[Constant] = &[
         doc: "Not a number (a Python float); test with isnan(x), since nan != nan.",
     },
     Constant {
+        name: "euler_gamma",
+        value: || Value::Float(0.577_215_664_901_532_9),
+        doc: "The Euler-Mascheroni constant 0.5772156649015329 (a Python float, as np.euler_gamma).",
+    },
+    Constant {
         name: "newaxis",
         value: || Value::None,
         doc: "none, for indexing: x[:, newaxis] adds an axis of length 1 (as NumPy's np.newaxis).",

@@ -19,6 +19,9 @@ pub fn name_help(name: &str, flags: &crate::flags::Flags) -> Option<String> {
     if let Some(d) = ops::lookup(name) {
         return Some(crate::help::page(d, flags));
     }
+    if let Some(text) = crate::builtins::np_types::help(name) {
+        return Some(text);
+    }
     crate::builtins::constants::lookup(name).map(|c| {
         format!(
             "{name} = {}\n\n{}\n",

@@ -6,4 +6,5 @@ pub mod cuda_module;
 pub mod device;
 pub mod help;
 pub mod lang;
+pub mod np_types;
 pub mod python;

@@ -69,6 +69,10 @@ pub static OPS: &[OpDef] = &[
 
 /// Whether `x` is of the type `t` names (one type, not a tuple).
 fn is_instance(x: &Value, t: &Value) -> Result<bool> {
+    // NumPy's abstract kinds (`floating`...): a 0-d array is gcalc's NumPy scalar.
+    if let Some(k) = crate::builtins::np_types::abstract_of(t) {
+        return Ok(matches!(x, Value::Array(a) if a.ndim() == 0 && k.contains(a.dtype())));
+    }
     let name = match t {
         Value::Builtin(def) => def.name,
         Value::DType(DType::Bool) => "bool",

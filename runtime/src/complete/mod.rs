@@ -65,6 +65,7 @@ pub const SPECIAL_NAMES: &[&str] = &[
 pub fn builtin_names() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = crate::ops::all().iter().map(|d| d.name).collect();
     v.extend(SPECIAL_NAMES);
+    v.extend(crate::builtins::np_types::names());
     v.sort_unstable();
     v.dedup();
     v
@@ -160,6 +161,7 @@ impl Session {
                     .map(|k| (k.to_string(), "keyword")),
             );
             names.extend(SPECIAL_NAMES.iter().map(|n| (n.to_string(), "dtype")));
+            names.extend(crate::builtins::np_types::names().map(|n| (n.to_string(), "dtype")));
             names.extend(
                 crate::builtins::constants::CONSTANTS
                     .iter()

@@ -26,7 +26,9 @@ pub(crate) fn special_name(interp: &Interp, n: &str) -> Option<Value> {
     if let Some(c) = crate::builtins::constants::lookup(n) {
         return Some((c.value)());
     }
-    crate::dtype::DType::from_name(n).map(Value::DType)
+    crate::dtype::DType::from_name(n)
+        .map(Value::DType)
+        .or_else(|| crate::builtins::np_types::lookup(n))
 }
 
 impl Interp {
@@ -39,6 +41,7 @@ impl Interp {
             || special_name(self, n).is_some()
             || ops::lookup(n).is_some()
             || super::results::Results::is_result_name(n)
+            || crate::builtins::np_types::missing_dtype(n).is_some()
     }
 }
 
@@ -69,6 +72,9 @@ impl Interp {
             return Err(Error::name(format!("`{n}` holds no value yet")).at(span).with_help(
                 "`_` is the last value the prompt showed, `__` and `___` the ones before, `_3` the value of input 3",
             ));
+        }
+        if let Some(e) = crate::builtins::np_types::missing_dtype(n) {
+            return Err(e.at(span));
         }
         let mut e = Error::name(format!("unknown name `{n}`")).at(span);
         e.help = self.unknown_name_help(n, None, &[]);

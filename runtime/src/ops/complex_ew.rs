@@ -39,6 +39,14 @@ pub fn cx_op(op: &'static OpDef) -> Option<CxOp> {
         CxOp::ALL
             .iter()
             .filter_map(|&c| super::lookup(c.name()).map(|d| (d as *const OpDef as usize, c)))
+            .chain(
+                super::np_alias::ALIASES
+                    .iter()
+                    .filter_map(|&(alias, orig)| {
+                        let c = CxOp::ALL.iter().find(|c| c.name() == orig)?;
+                        super::lookup(alias).map(|d| (d as *const OpDef as usize, *c))
+                    }),
+            )
             .collect()
     });
     map.get(&(op as *const OpDef as usize)).copied()

@@ -154,7 +154,11 @@ pub fn dtype_arg(v: &Value) -> Result<DType> {
         Value::Builtin(def) if def.name == "complex" => Ok(DType::Complex128),
         Value::Str(s) => python_dtype_name(s)
             .or_else(|| DType::from_name(s))
+            .or_else(|| crate::builtins::np_types::dtype_named(s))
             .ok_or_else(|| {
+                if let Some(e) = crate::builtins::np_types::missing_dtype(s) {
+                    return e;
+                }
                 Error::type_(format!("unknown dtype \"{s}\"")).with_help(
                     "dtypes: bool int32 int64 float16 float32 float64 complex64 complex128",
                 )

@@ -321,6 +321,27 @@ pub(crate) const INVERT: OpDef = ew!("invert", "invert(x)", ["x"], Bitwise, Any,
         "gc_invert({0})"; "Bitwise not of ints (~x == -x - 1), logical not of bools (the `~` operator).";
         bool_ref: |v| b(v[0] == 0.0));
 
+/// `divide`, also `true_divide` (NumPy's other name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const DIVIDE: OpDef = ew!("divide", "divide(x, y)", ["x", "y"], Float, NonZeroDivisor, |v| v[0] / v[1];
+        f: map2 |x, y| x / y; i: none; b: none;
+        "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator).";
+        grad: |x, o, g, i| if i == 0 { (e(g) / e(&x[1])).0 } else { (-(e(g) * e(o) / e(&x[1]))).0 }; py: super::py_scalar::divide);
+
+/// `left_shift`, also `bitwise_left_shift` (NumPy's other name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const LEFT_SHIFT: OpDef = ew!("left_shift", "left_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shl);
+        f: none; i: map2 |x, y| shl(x, y); b: none;
+        "gc_shl({0}, {1})"; "x shifted left by y bits (the `<<` operator); a count outside 0..63 gives 0, as NumPy.";
+        py: super::py_scalar::left_shift);
+
+/// `right_shift`, also `bitwise_right_shift` (NumPy's other name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const RIGHT_SHIFT: OpDef = ew!("right_shift", "right_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shr);
+        f: none; i: map2 |x, y| shr(x, y); b: none;
+        "gc_shr({0}, {1})"; "x shifted right by y bits, keeping the sign (the `>>` operator).";
+        py: super::py_scalar::right_shift);
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
@@ -335,10 +356,7 @@ pub static OPS: &[OpDef] = &[
         f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: none;
         "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
         grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply),
-    ew!("divide", "divide(x, y)", ["x", "y"], Float, NonZeroDivisor, |v| v[0] / v[1];
-        f: map2 |x, y| x / y; i: none; b: none;
-        "({0} / {1})"; "True division x / y; integer inputs give floatX (the `/` operator).";
-        grad: |x, o, g, i| if i == 0 { (e(g) / e(&x[1])).0 } else { (-(e(g) * e(o) / e(&x[1]))).0 }; py: super::py_scalar::divide),
+    DIVIDE,
     ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
         "floor({0} / {1})", "gc_floordiv({0}, {1})";
@@ -479,14 +497,8 @@ pub static OPS: &[OpDef] = &[
         f: none; i: map2 |x, y| x ^ y; b: map2 |x, y| x ^ y;
         "({0} ^ {1})"; "Bitwise exclusive or of ints, logical xor of bools (the `^` operator); floats are an error."),
     INVERT,
-    ew!("left_shift", "left_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shl);
-        f: none; i: map2 |x, y| shl(x, y); b: none;
-        "gc_shl({0}, {1})"; "x shifted left by y bits (the `<<` operator); a count outside 0..63 gives 0, as NumPy.";
-        py: super::py_scalar::left_shift),
-    ew!("right_shift", "right_shift(x, y)", ["x", "y"], Shift, ShiftCount, |v| ref_bits(v, shr);
-        f: none; i: map2 |x, y| shr(x, y); b: none;
-        "gc_shr({0}, {1})"; "x shifted right by y bits, keeping the sign (the `>>` operator).";
-        py: super::py_scalar::right_shift),
+    LEFT_SHIFT,
+    RIGHT_SHIFT,
     ew!("isnan", "isnan(x)", ["x"], Pred, Any, |v| b(v[0].is_nan());
         f: pred1 |x| x.is_nan(); i: pred1 |_x| false; b: none;
         "isnan({0})", "false"; "Whether x is nan."),

@@ -143,6 +143,58 @@ pub(crate) const RAD2DEG: OpDef = ew!("rad2deg", "rad2deg(x)", ["x"], Float, Any
         "gc_rad2deg({0})"; "Radians to degrees: x * (180 / pi).";
         grad: |_x, _o, g, _i| (e(g) * c(RAD)).0);
 
+/// `arcsin`, also `asin` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCSIN: OpDef = ew!("arcsin", "arcsin(x)", ["x"], Float, Unit, |v| v[0].asin();
+        f: map1 |x| x.asin(); i: none; b: none;
+        "asin({0})"; "Inverse sine, in [-pi/2, pi/2] (nan outside [-1, 1]).";
+        grad: |x, _o, g, _i| over_sqrt(g, c(1.0) - sq(&x[0])));
+
+/// `arccos`, also `acos` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCCOS: OpDef = ew!("arccos", "arccos(x)", ["x"], Float, Unit, |v| v[0].acos();
+        f: map1 |x| x.acos(); i: none; b: none;
+        "acos({0})"; "Inverse cosine, in [0, pi] (nan outside [-1, 1]).";
+        grad: |x, _o, g, _i| (-E(over_sqrt(g, c(1.0) - sq(&x[0])))).0);
+
+/// `arctan`, also `atan` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCTAN: OpDef = ew!("arctan", "arctan(x)", ["x"], Float, Any, |v| v[0].atan();
+        f: map1 |x| x.atan(); i: none; b: none;
+        "atan({0})"; "Inverse tangent, in (-pi/2, pi/2).";
+        grad: |x, _o, g, _i| (e(g) / (c(1.0) + sq(&x[0]))).0);
+
+/// `arcsinh`, also `asinh` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCSINH: OpDef = ew!("arcsinh", "arcsinh(x)", ["x"], Float, Any, |v| v[0].asinh();
+        f: map1 |x| x.vasinh(); i: none; b: none;
+        "asinh({0})"; "Inverse hyperbolic sine.";
+        grad: |x, _o, g, _i| over_sqrt(g, sq(&x[0]) + c(1.0)));
+
+/// `arccosh`, also `acosh` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCCOSH: OpDef = ew!("arccosh", "arccosh(x)", ["x"], Float, AtLeastOne, |v| v[0].acosh();
+        f: map1 |x| x.vacosh(); i: none; b: none;
+        "acosh({0})"; "Inverse hyperbolic cosine (nan below 1).";
+        grad: |x, _o, g, _i| over_sqrt(g, sq(&x[0]) - c(1.0)));
+
+/// `arctanh`, also `atanh` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCTANH: OpDef = ew!("arctanh", "arctanh(x)", ["x"], Float, Unit, |v| v[0].atanh();
+        f: map1 |x| x.vatanh(); i: none; b: none;
+        "atanh({0})"; "Inverse hyperbolic tangent (+-inf at +-1, nan outside).";
+        grad: |x, _o, g, _i| (e(g) / (c(1.0) - sq(&x[0]))).0);
+
+/// `arctan2`, also `atan2` (NumPy 2's array-API name) in `np_alias.rs`.
+#[rustfmt::skip]
+pub(crate) const ARCTAN2: OpDef = ew!("arctan2", "arctan2(y, x)", ["y", "x"], Float, Any, |v| v[0].atan2(v[1]);
+        f: map2 |y, x| y.atan2(x); i: none; b: none;
+        "atan2({0}, {1})"; "The angle of the point (x, y) in (-pi, pi], quadrant by the signs (NumPy's arctan2(x1, x2): y first).";
+        grad: |x, _o, g, i| {
+            let r2 = sq(&x[0]) + sq(&x[1]);
+            if i == 0 { (e(g) * e(&x[1]) / r2).0 } else { (-(e(g) * e(&x[0]) / r2)).0 }
+        });
+
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
     ew!("log10", "log10(x)", ["x"], Float, Positive, |v| v[0].log10();
@@ -181,37 +233,13 @@ pub static OPS: &[OpDef] = &[
         f: map1 |x| x.vcosh(); i: none; b: none;
         "cosh({0})"; "Hyperbolic cosine.";
         grad: |x, _o, g, _i| (e(g) * call("sinh", [e(&x[0])])).0),
-    ew!("arcsin", "arcsin(x)", ["x"], Float, Unit, |v| v[0].asin();
-        f: map1 |x| x.asin(); i: none; b: none;
-        "asin({0})"; "Inverse sine, in [-pi/2, pi/2] (nan outside [-1, 1]).";
-        grad: |x, _o, g, _i| over_sqrt(g, c(1.0) - sq(&x[0]))),
-    ew!("arccos", "arccos(x)", ["x"], Float, Unit, |v| v[0].acos();
-        f: map1 |x| x.acos(); i: none; b: none;
-        "acos({0})"; "Inverse cosine, in [0, pi] (nan outside [-1, 1]).";
-        grad: |x, _o, g, _i| (-E(over_sqrt(g, c(1.0) - sq(&x[0])))).0),
-    ew!("arctan", "arctan(x)", ["x"], Float, Any, |v| v[0].atan();
-        f: map1 |x| x.atan(); i: none; b: none;
-        "atan({0})"; "Inverse tangent, in (-pi/2, pi/2).";
-        grad: |x, _o, g, _i| (e(g) / (c(1.0) + sq(&x[0]))).0),
-    ew!("arcsinh", "arcsinh(x)", ["x"], Float, Any, |v| v[0].asinh();
-        f: map1 |x| x.vasinh(); i: none; b: none;
-        "asinh({0})"; "Inverse hyperbolic sine.";
-        grad: |x, _o, g, _i| over_sqrt(g, sq(&x[0]) + c(1.0))),
-    ew!("arccosh", "arccosh(x)", ["x"], Float, AtLeastOne, |v| v[0].acosh();
-        f: map1 |x| x.vacosh(); i: none; b: none;
-        "acosh({0})"; "Inverse hyperbolic cosine (nan below 1).";
-        grad: |x, _o, g, _i| over_sqrt(g, sq(&x[0]) - c(1.0))),
-    ew!("arctanh", "arctanh(x)", ["x"], Float, Unit, |v| v[0].atanh();
-        f: map1 |x| x.vatanh(); i: none; b: none;
-        "atanh({0})"; "Inverse hyperbolic tangent (+-inf at +-1, nan outside).";
-        grad: |x, _o, g, _i| (e(g) / (c(1.0) - sq(&x[0]))).0),
-    ew!("arctan2", "arctan2(y, x)", ["y", "x"], Float, Any, |v| v[0].atan2(v[1]);
-        f: map2 |y, x| y.atan2(x); i: none; b: none;
-        "atan2({0}, {1})"; "The angle of the point (x, y) in (-pi, pi], quadrant by the signs (NumPy's arctan2(x1, x2): y first).";
-        grad: |x, _o, g, i| {
-            let r2 = sq(&x[0]) + sq(&x[1]);
-            if i == 0 { (e(g) * e(&x[1]) / r2).0 } else { (-(e(g) * e(&x[0]) / r2)).0 }
-        }),
+    ARCSIN,
+    ARCCOS,
+    ARCTAN,
+    ARCSINH,
+    ARCCOSH,
+    ARCTANH,
+    ARCTAN2,
     ew!("hypot", "hypot(x, y)", ["x", "y"], Float, Any, |v| v[0].hypot(v[1]);
         f: map2 |x, y| x.hypot(y); i: none; b: none;
         "hypot({0}, {1})"; "sqrt(x**2 + y**2) without overflow or underflow.";

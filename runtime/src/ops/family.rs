@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 45] {
+fn tables() -> [(&'static [OpDef], Family); 51] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -112,6 +112,12 @@ fn tables() -> [(&'static [OpDef], Family); 45] {
         (super::npmath::OPS, Family::Elementwise),
         (super::npmath_calc::OPS, Family::Reduction),
         (super::npmath_linalg::OPS, Family::LinearAlgebra),
+        (super::np_alias::OPS, Family::Elementwise),
+        (super::np_alias::SHAPE_OPS, Family::Shape),
+        (super::np_dtype::OPS, Family::Language),
+        (super::np_complex::OPS, Family::Fourier),
+        (super::np_misc::OPS, Family::Creation),
+        (super::np_misc::EW_OPS, Family::Elementwise),
     ]
 }
 

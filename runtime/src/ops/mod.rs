@@ -40,6 +40,10 @@ pub mod linalg_calls;
 pub mod linalg_ns;
 pub mod lstsq;
 pub mod norms;
+pub mod np_alias;
+pub mod np_complex;
+pub mod np_dtype;
+pub mod np_misc;
 pub mod nparr;
 pub mod npmath;
 pub mod npmath_alias;
@@ -152,6 +156,12 @@ fn tables() -> Vec<&'static [OpDef]> {
         npmath::OPS,
         npmath_calc::OPS,
         npmath_linalg::OPS,
+        np_alias::OPS,
+        np_alias::SHAPE_OPS,
+        np_dtype::OPS,
+        np_complex::OPS,
+        np_misc::OPS,
+        np_misc::EW_OPS,
     ]
 }
 

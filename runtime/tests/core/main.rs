@@ -28,6 +28,7 @@ mod interrupt_ops;
 mod linalg;
 mod linalg_gemv;
 mod memory_budget;
+mod np_names;
 mod nparr;
 mod npmath;
 mod numpy_diff;

@@ -15,6 +15,7 @@ mod gpu_index;
 mod gpu_index_writes;
 mod gpu_linalg;
 mod gpu_long_sums;
+mod gpu_np_names;
 mod gpu_nparr;
 mod gpu_npmath;
 mod gpu_numpy_diff;

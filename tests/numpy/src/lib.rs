@@ -17,6 +17,7 @@ pub mod ops_assemble;
 pub mod ops_ew;
 pub mod ops_fft;
 pub mod ops_linalg;
+pub mod ops_np_names;
 pub mod ops_nparr;
 pub mod ops_npmath;
 pub mod ops_random;

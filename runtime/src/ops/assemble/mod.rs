@@ -31,9 +31,12 @@ use crate::value::Value;
 
 use crate::autodiff::rules_assemble as rules;
 
+/// `vstack`, also `row_stack` (NumPy's older name) in `ops/np_alias.rs`.
+pub(crate) const VSTACK: OpDef = op!("vstack", "vstack(arrays)", "Join arrays vertically: 1-d arrays become rows (1, n), then everything joins along axis 0. A copy.", false, join::vstack, grad: rules::vstack);
+
 pub static OPS: &[OpDef] = &[
     op!("hstack", "hstack(arrays)", "Join arrays horizontally: along axis 1, or axis 0 when they are 1-d (NumPy's hstack). A copy.", false, join::hstack, grad: rules::hstack),
-    op!("vstack", "vstack(arrays)", "Join arrays vertically: 1-d arrays become rows (1, n), then everything joins along axis 0. A copy.", false, join::vstack, grad: rules::vstack),
+    VSTACK,
     op!("dstack", "dstack(arrays)", "Join arrays along the third axis, after making each at least 3-d ((n,) -> (1, n, 1), (m, n) -> (m, n, 1)). A copy.", false, join::dstack, grad: rules::dstack),
     op!("column_stack", "column_stack(arrays)", "1-d arrays as the columns (n, 1) of a 2-d array, 2-d arrays as they are, joined along axis 1. A copy.", false, join::column_stack, grad: rules::column_stack),
     op!("split", "split(x, indices_or_sections, axis=0)", "A tuple of views of x cut along axis: into N equal parts (N must divide the length), or at the given indices (x[:i0], x[i0:i1], ..., x[ik:]).", false, join::split, grad: rules::split),

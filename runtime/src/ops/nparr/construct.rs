@@ -19,14 +19,17 @@ use crate::ops::creation::{dtype_device, op, shape_arg};
 use crate::ops::{OpDef, OpKind};
 use crate::value::Value;
 
+/// `asarray`, also `asanyarray` (NumPy's name when subclasses pass) in `ops/np_misc.rs`.
+pub(crate) const ASARRAY: OpDef = op!(
+    "asarray",
+    "asarray(a, dtype=none, device=none, copy=none)",
+    "a as an array: an array of the asked dtype and device is given back as it is (no copy; copy=true copies, copy=false is an error when a copy is needed); numbers and lists are made into arrays like array().",
+    false,
+    asarray
+);
+
 pub static OPS: &[OpDef] = &[
-    op!(
-        "asarray",
-        "asarray(a, dtype=none, device=none, copy=none)",
-        "a as an array: an array of the asked dtype and device is given back as it is (no copy; copy=true copies, copy=false is an error when a copy is needed); numbers and lists are made into arrays like array().",
-        false,
-        asarray
-    ),
+    ASARRAY,
     op!(
         "empty_like",
         "empty_like(prototype, dtype=none, shape=none, device=none)",
