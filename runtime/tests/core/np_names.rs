@@ -396,13 +396,19 @@ fn array_helpers() {
         ("require(x, float32, [\"F\", \"A\"]).dtype", "float32"),
         ("asanyarray([1, 2]).dtype", "int64"),
         ("asarray_chkfinite([1.0, 2.0]).tolist()", "[1.0, 2.0]"),
-        ("spacing(array([1.0, -1.0, 0.0]))[0] == 2.0**-52", "true"),
-        ("spacing(array([1.0, -1.0]))[1] == -(2.0**-52)", "true"),
         (
-            "spacing(array([1.0], dtype=float32))[0] == 2.0**-23",
+            "bool(spacing(array([1.0, -1.0, 0.0]))[0] == 2.0**-52)",
             "true",
         ),
-        ("isnan(spacing(array([inf])))[0]", "true"),
+        (
+            "bool(spacing(array([1.0, -1.0]))[1] == -(2.0**-52))",
+            "true",
+        ),
+        (
+            "bool(spacing(array([1.0], dtype=float32))[0] == 2.0**-23)",
+            "true",
+        ),
+        ("bool(isnan(spacing(array([inf])))[0])", "true"),
     ] {
         assert_eq!(text(&mut s, code), want, "{code}");
     }
