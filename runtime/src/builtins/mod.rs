@@ -6,4 +6,6 @@ pub mod cuda_module;
 pub mod device;
 pub mod help;
 pub mod lang;
+pub mod printing;
+pub mod pyobjects;
 pub mod python;
