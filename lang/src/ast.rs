@@ -245,6 +245,12 @@ pub enum ExprKind {
         value: Box<Expr>,
         clauses: Vec<CompClause>,
     },
+    /// `(name := value)`: Python's assignment expression; binds `name` in the
+    /// enclosing function or the globals (a comprehension's too, as Python's).
+    Walrus {
+        target: Ident,
+        value: Box<Expr>,
+    },
     /// `*xs` (`double`: `**d`): unpacked into a call's arguments, or `*rest`
     /// on the left of `=`; nowhere else.
     Starred {

@@ -231,6 +231,10 @@ impl<'a> Walker<'a> {
     fn expr(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Name(n) => self.read(n, e.span, None),
+            ExprKind::Walrus { target, value } => {
+                self.expr(value);
+                self.bind(&target.name);
+            }
             ExprKind::Attr { .. } => {
                 // `np.linalg.norm`: the base name, with the chain for hints.
                 let mut chain = Vec::new();
@@ -329,6 +333,7 @@ fn each_child<'e>(e: &'e Expr, f: &mut dyn FnMut(Child<'e>)) {
             f(C::Expr(value));
         }
         ExprKind::Starred { expr, .. } => f(C::Expr(expr)),
+        ExprKind::Walrus { value, .. } => f(C::Expr(value)),
     }
 }
 

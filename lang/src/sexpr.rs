@@ -143,6 +143,7 @@ pub fn expr(e: &Expr) -> String {
             format!("({op} {} {})", expr(lhs), expr(rhs))
         }
         ExprKind::Not(x) => format!("(not {})", expr(x)),
+        ExprKind::Walrus { target, value } => format!("(:= {} {})", target.name, expr(value)),
         ExprKind::Starred { expr: x, double } => {
             format!("({} {})", if *double { "**" } else { "*" }, expr(x))
         }

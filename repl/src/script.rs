@@ -71,6 +71,10 @@ fn run_with_args(flags: Flags, code: &str, name: &str, show_value: bool, args: V
     session.set_script_args(args);
     session.set_whole_program(true);
     let outcome = session.execute(code, name);
+    if let Some(status) = outcome.exit {
+        // Python's sys.exit: the status modulo 256, as the shell sees it.
+        return (status & 0xff) as u8;
+    }
     if let Some(err) = outcome.error {
         let text = if color_for_stderr() {
             &err.rendered_color

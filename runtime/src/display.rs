@@ -49,9 +49,7 @@ pub fn repr(v: &Value) -> String {
         Value::Array(a) => print::repr(a),
         // Walked with an explicit stack: any depth of nesting prints, and a
         // list or dict that holds itself shows `[...]` / `{...}` there.
-        Value::Tuple(_) | Value::List(_) | Value::Dict(_) => {
-            crate::nested::repr_nested(v, repr_inline)
-        }
+        Value::Tuple(_) | Value::List(_) | Value::Dict(_) => crate::nested::repr_nested(v, py_repr),
         Value::Func(f) => {
             let params: Vec<&str> = f.def.params.iter().map(|p| p.name.name.as_str()).collect();
             format!("<fn {}({})>", f.name, params.join(", "))
@@ -71,17 +69,16 @@ pub fn repr(v: &Value) -> String {
     }
 }
 
-/// Inside tuples and lists arrays are shown on one line when small.
-fn repr_inline(v: &Value) -> String {
+/// Python's `repr()` of a value: what `repr(x)` and `f"{x!r}"` give and
+/// what tuples, lists and dicts show for their items. Arrays show as NumPy's
+/// repr (`array([1, 2])`, `array([0.5, 1. ], dtype=float32)`), without the
+/// prompt's `<2 int64 @cpu(0)>` trailer.
+pub fn py_repr(v: &Value) -> String {
     match v {
         Value::Array(a) => {
-            let body = print::format_array(a).unwrap_or_default();
-            if a.ndim() == 0 {
-                body
-            } else {
-                format!("array({})", body.replace('\n', ""))
-            }
+            print::numpy_repr(a).unwrap_or_else(|e| format!("<{}>", e.full_message()))
         }
+        Value::Tuple(_) | Value::List(_) | Value::Dict(_) => crate::nested::repr_nested(v, py_repr),
         other => repr(other),
     }
 }

@@ -38,6 +38,10 @@ pub enum ErrorKind {
     Internal,
     /// An `assert` whose condition is false.
     Assertion,
+    /// `next(it)` at the end of an iterator.
+    StopIteration,
+    /// `exit()`/`quit()`: not a failure; the front-end ends (`ExecOutcome::exit`).
+    Exit,
 }
 
 impl ErrorKind {
@@ -61,6 +65,8 @@ impl ErrorKind {
             ErrorKind::Kernel => "kernel error",
             ErrorKind::Internal => "internal error",
             ErrorKind::Assertion => "assertion failed",
+            ErrorKind::StopIteration => "stop iteration",
+            ErrorKind::Exit => "exit",
         }
     }
     /// The name Jupyter shows as `ename`.
@@ -84,6 +90,8 @@ impl ErrorKind {
             ErrorKind::Kernel => "KernelError",
             ErrorKind::Internal => "InternalError",
             ErrorKind::Assertion => "AssertionError",
+            ErrorKind::StopIteration => "StopIteration",
+            ErrorKind::Exit => "SystemExit",
         }
     }
 }

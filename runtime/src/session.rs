@@ -18,6 +18,9 @@ pub struct ExecOutcome {
     pub value: Option<DisplayData>,
     /// The first error, if the input failed (parse errors: all of them, rendered together).
     pub error: Option<ExecError>,
+    /// `exit(n)`/`quit()` ran: the status asked for. A script ends with it,
+    /// the REPL leaves, Jupyter stops the cell and keeps the kernel.
+    pub exit: Option<i32>,
 }
 
 #[derive(Debug, Clone)]
@@ -127,6 +130,7 @@ impl Session {
         run: impl FnOnce(&mut Interp, &gcalc_lang::Program, &str, &str) -> crate::Result<Option<Value>>,
     ) -> (ExecOutcome, Option<Value>) {
         crate::array::print::set_line_width(self.line_width);
+        crate::array::print_options::set_options(self.interp.print_options);
         let parsed = gcalc_lang::parse(text);
         if !parsed.diagnostics.is_empty() {
             let errors: Vec<Error> = parsed
@@ -142,6 +146,7 @@ impl Session {
             let outcome = ExecOutcome {
                 value: None,
                 error: Some(self.render(errors, source_name, shown)),
+                exit: None,
             };
             return (outcome, None);
         }
@@ -150,6 +155,7 @@ impl Session {
             let outcome = ExecOutcome {
                 value: None,
                 error: Some(self.render(unknown, source_name, shown)),
+                exit: None,
             };
             return (outcome, None);
         }
@@ -174,14 +180,23 @@ impl Session {
                 let outcome = ExecOutcome {
                     value: v.as_ref().and_then(display::display_data),
                     error: None,
+                    exit: None,
                 };
                 (outcome, v)
+            }
+            Ok(Err(e)) if e.kind == ErrorKind::Exit => {
+                let outcome = ExecOutcome {
+                    exit: Some(self.interp.exit_status.take().unwrap_or(0)),
+                    ..Default::default()
+                };
+                (outcome, None)
             }
             Ok(Err(e)) => {
                 let e = self.annotate_gpu_error(e);
                 let outcome = ExecOutcome {
                     value: None,
                     error: Some(self.render(vec![e], source_name, shown)),
+                    exit: None,
                 };
                 (outcome, None)
             }
@@ -196,6 +211,7 @@ impl Session {
                 let outcome = ExecOutcome {
                     value: None,
                     error: Some(self.render(vec![e], source_name, shown)),
+                    exit: None,
                 };
                 (outcome, None)
             }

@@ -56,6 +56,14 @@ pub trait Object: Send + Sync {
     fn attr_names(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Its length, for `len(x)` and truth, when it has one (sets).
+    fn len(&self) -> Option<usize> {
+        None
+    }
+    /// Whether `call` does something (`callable(x)`).
+    fn is_callable(&self) -> bool {
+        false
+    }
     /// Calling the object (a kernel launch, a gradient function).
     fn call(
         &self,

@@ -1,6 +1,8 @@
 //! Bracketed collections beyond plain sequences: list comprehensions and
 //! generator expressions (`[e for x in xs if c]`, `(e for x in xs)`), dict
-//! literals `{"w": w}` and dict comprehensions `{k: v for k in ks}`.
+//! literals `{"w": w}` and dict comprehensions `{k: v for k in ks}`; set
+//! literals `{1, 2}` and comprehensions `{x for x in xs}`, read as calls of
+//! `set` on a list display or comprehension.
 //! Newlines are free inside the brackets.
 
 use super::lexical::{self, keyword, ws};
@@ -12,6 +14,23 @@ use crate::ast::*;
 type SeqOrComp = (Vec<Expr>, bool, Option<ExprKind>);
 
 const BLOCK_HELP: &str = "a `{` here starts a dict `{\"key\": value}`; a block `{ ... }` follows `if`, `else`, `fn(...)`, `for`, `while` or `time`";
+
+/// `set(items)`: what a set literal or comprehension means (`items` a list
+/// display or comprehension spanning the braces).
+fn set_call(items: Expr) -> ExprKind {
+    let span = items.span;
+    ExprKind::Call {
+        func: Box::new(Expr {
+            kind: ExprKind::Name("set".into()),
+            span: crate::span::Span::new(span.start as usize, span.start as usize + 1),
+        }),
+        args: vec![Arg {
+            name: None,
+            value: items,
+            span,
+        }],
+    }
+}
 
 impl<'a> Parser<'a> {
     /// `(...)` or `[...]` (`r` at the opener): comma-separated expressions,
@@ -188,10 +207,31 @@ impl<'a> Parser<'a> {
         })?;
         let r2 = ws(rest, true);
         let Some(after_colon) = r2.strip_prefix(':') else {
-            if r2.starts_with([',', '}']) || keyword(r2, "for").is_some() {
-                return Err(self
-                    .err_at(r2, "gcalc has no sets: `{a, b}` is not a value")
-                    .help("use a list `[a, b]`, or a dict `{\"key\": value}`"));
+            // A set comprehension `{e for x in xs}` is `set([e for x in xs])`.
+            if let Some(after_for) = keyword(r2, "for") {
+                let (rest, clauses) = self.comp_clauses(r2, after_for)?;
+                let rest = self.closer(rest, '{', '}', open_pos)?;
+                let span = self.span_from(open_pos, rest);
+                let kind = ExprKind::ListComp {
+                    elt: Box::new(key),
+                    clauses,
+                };
+                return Ok((rest, set_call(Expr { kind, span })));
+            }
+            // A set literal `{a, b}` is `set([a, b])`.
+            if r2.starts_with([',', '}']) {
+                let (rest, (items, _)) = self.seq_inner(
+                    rest,
+                    '{',
+                    '}',
+                    open_pos,
+                    Self::expr_item,
+                    "an expression",
+                    vec![key],
+                )?;
+                let span = self.span_from(open_pos, rest);
+                let kind = ExprKind::List(items);
+                return Ok((rest, set_call(Expr { kind, span })));
             }
             return Err(self.expected(r2, "`:` after the dict key").help(BLOCK_HELP));
         };

@@ -32,9 +32,41 @@ impl<'a> Parser<'a> {
     /// A full expression.
     pub(crate) fn expr(&mut self, i: &'a str, nl: bool) -> PResult<'a, Expr> {
         self.enter(i)?;
-        let r = self.ternary(i, nl);
+        let r = match self.walrus(i, nl) {
+            Some(r) => r,
+            None => self.ternary(i, nl),
+        };
         self.leave();
         r
+    }
+
+    /// `name := value` (Python's assignment expression), when the input starts
+    /// with a name and `:=`; `None` otherwise.
+    fn walrus(&mut self, i: &'a str, nl: bool) -> Option<PResult<'a, Expr>> {
+        let at = ws(i, nl);
+        let (after, w) = lexical::word(at).ok()?;
+        if lexical::is_keyword(w) {
+            return None;
+        }
+        let op = ws(after, nl).strip_prefix(":=")?;
+        let start = self.pos(at);
+        let target = Ident {
+            name: w.to_string(),
+            span: self.span_from(start, after),
+        };
+        Some(self.operand(op, nl, ":=", Self::expr).map(|(rest, value)| {
+            let span = target.span.to(value.span);
+            (
+                rest,
+                boxed(
+                    ExprKind::Walrus {
+                        target,
+                        value: Box::new(value),
+                    },
+                    span,
+                ),
+            )
+        }))
     }
 
     /// An expression without a top-level `a if c else b`: the iterable and the
@@ -593,6 +625,9 @@ impl<'a> Parser<'a> {
                     true,
                 ))
             }
+            // In an expression `set` is Python's set (`set(xs)`, `isinstance(s,
+            // set)`); at the start of a statement `set name = value` is the flag statement.
+            "set" => lit(ExprKind::Name(w.to_string())),
             _ if lexical::is_keyword(w) => {
                 let e = self.expected_expr(r);
                 Err(match w {

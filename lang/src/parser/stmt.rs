@@ -219,7 +219,7 @@ impl<'a> Parser<'a> {
             let (rest, e) = self.expr_list(after)?;
             return Ok((rest, StmtKind::Return(Some(e))));
         }
-        if let Some(after) = keyword(i, "set") {
+        if let Some(after) = keyword(i, "set").filter(|a| !ws(a, false).starts_with('(')) {
             return self.set_stmt(after, in_block);
         }
         // Python's `pass` alone: a statement that does nothing (`if c { pass }`).

@@ -292,6 +292,18 @@ impl Worker {
                 text: note,
             });
         }
+        // IPython's exit() in a kernel asks the front-end to shut the kernel
+        // down (JupyterLab then restarts it, every variable lost); gcalc
+        // stops the cell and keeps the kernel and its variables.
+        if let Some(status) = outcome.exit {
+            let _ = self.iopub.send(IoPub::Stream {
+                parent: Box::new(req.clone()),
+                name: "stderr",
+                text: format!(
+                    "exit({status}): the rest of this cell is skipped; the kernel keeps running with every variable (restart or shut it down from the Kernel menu)\n"
+                ),
+            });
+        }
         let mut output_text = None;
         if let Some(v) = &outcome.value
             && !silent

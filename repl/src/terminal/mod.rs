@@ -245,6 +245,10 @@ fn repl_loop(
             .execute_entry(&code, &format!("In[{count}]"), count);
         running.store(false, Ordering::Relaxed);
         output::end_bar(bar_open);
+        // `exit()`/`quit()` leave the REPL as `:quit` does.
+        if outcome.exit.is_some() {
+            break;
+        }
         show_outcome(outcome, color);
     }
     0

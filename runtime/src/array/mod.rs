@@ -10,6 +10,7 @@ pub mod host;
 pub mod index;
 pub mod layout;
 pub mod print;
+pub mod print_options;
 mod scalar;
 pub mod select;
 pub mod shape_ops;

@@ -10,9 +10,8 @@ use super::layout::fmt_shape_x;
 use crate::dtype::DType;
 use crate::error::Result;
 
-const PRECISION: usize = 8;
-const THRESHOLD: usize = 1000;
-const EDGE: usize = 3;
+use super::print_options::{FloatMode, PrintOptions, options};
+
 /// NumPy's default `linewidth`.
 pub const DEFAULT_LINE_WIDTH: usize = 75;
 
@@ -27,9 +26,12 @@ pub fn set_line_width(width: usize) {
     LINE_WIDTH.with(|w| w.set(width.max(20)));
 }
 
-/// The line width in force on this thread.
+/// The line width in force on this thread: `set_printoptions(linewidth=)`'s,
+/// else the session's.
 pub fn line_width() -> usize {
-    LINE_WIDTH.with(|w| w.get())
+    options()
+        .linewidth
+        .unwrap_or_else(|| LINE_WIDTH.with(|w| w.get()))
 }
 
 /// Shortest digits that read back as the same value in `dtype`:
@@ -60,13 +62,14 @@ fn parse_sci(s: &str, neg: bool) -> (bool, String, i32) {
     (neg, digits, e.parse().unwrap_or(0))
 }
 
-/// Positional text split into (int part with sign, fraction digits), at most `PRECISION` fraction digits.
-fn positional(x: f64, dtype: DType) -> (String, String) {
+/// Positional text split into (int part with sign, fraction digits): the
+/// shortest digits that read back, at most `cap` fraction digits.
+fn positional(x: f64, dtype: DType, cap: Option<usize>) -> (String, String) {
     let (neg, digits, e) = shortest(x, dtype);
     let sign = if neg { "-" } else { "" };
     let nfrac = digits.len() as i32 - 1 - e;
-    if nfrac > PRECISION as i32 {
-        let s = format!("{:.*}", PRECISION, x.abs());
+    if let Some(p) = cap.filter(|&p| nfrac > p as i32) {
+        let s = format!("{:.*}", p, x.abs());
         let (i, f) = s.split_once('.').unwrap_or((&s, ""));
         return (format!("{sign}{i}"), f.trim_end_matches('0').to_string());
     }
@@ -83,11 +86,12 @@ fn positional(x: f64, dtype: DType) -> (String, String) {
     }
 }
 
-/// Scientific text split into (first digit with sign, fraction digits, exponent).
-fn scientific(x: f64, dtype: DType) -> (String, String, i32) {
+/// Scientific text split into (first digit with sign, fraction digits,
+/// exponent): the shortest digits, at most `cap` after the point.
+fn scientific(x: f64, dtype: DType, cap: Option<usize>) -> (String, String, i32) {
     let (neg, mut digits, mut e) = shortest(x, dtype);
-    if digits.len() > PRECISION + 1 {
-        (_, digits, e) = parse_sci(&format!("{:.*e}", PRECISION, x.abs()), neg);
+    if let Some(p) = cap.filter(|&p| digits.len() > p + 1) {
+        (_, digits, e) = parse_sci(&format!("{:.*e}", p, x.abs()), neg);
     }
     let sign = if neg { "-" } else { "" };
     (
@@ -108,7 +112,7 @@ fn exp_text(e: i32, width: usize) -> String {
 
 /// NumPy's FloatingFormat: decides widths from the shown values, then formats each.
 fn format_floats(vals: &[f64], dtype: DType) -> Vec<String> {
-    format_floats_signed(vals, dtype, false)
+    format_floats_signed(vals, dtype, options().sign == '+')
 }
 
 /// NumPy's ComplexFloatingFormat: the real parts as one float column, the
@@ -118,7 +122,7 @@ fn format_complex(vals: &[(f64, f64)], dtype: DType) -> Vec<String> {
     let part = dtype.real_part();
     let re: Vec<f64> = vals.iter().map(|v| v.0).collect();
     let im: Vec<f64> = vals.iter().map(|v| v.1).collect();
-    let re = format_floats_signed(&re, part, false);
+    let re = format_floats_signed(&re, part, options().sign == '+');
     let im = format_floats_signed(&im, part, true);
     re.into_iter()
         .zip(im)
@@ -153,6 +157,11 @@ pub fn format_complex_scalar(re: f64, im: f64, dtype: DType) -> String {
 }
 
 fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
+    let opts: PrintOptions = options();
+    let cap = opts.digits_cap();
+    let fixed = opts.floatmode == FloatMode::Fixed;
+    // `fixed` and `maxprec_equal` print every element with the longest's digits.
+    let equal = fixed || opts.floatmode == FloatMode::MaxPrecEqual;
     let sign = |neg: bool, s: String| if plus && !neg { format!("+{s}") } else { s };
     let finite: Vec<f64> = vals.iter().copied().filter(|v| v.is_finite()).collect();
     let nonzero: Vec<f64> = finite
@@ -163,7 +172,8 @@ fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
     let (mx, mn) = nonzero
         .iter()
         .fold((0.0f64, f64::INFINITY), |(a, b), &v| (a.max(v), b.min(v)));
-    let exp_mode = !nonzero.is_empty() && (mx >= 1e8 || mn < 1e-4 || mx / mn > 1e3);
+    let exp_mode =
+        !nonzero.is_empty() && (mx >= 1e8 || (!opts.suppress && (mn < 1e-4 || mx / mn > 1e3)));
     let (mut pad_left, pad_right, prec, exp_size);
     if finite.is_empty() {
         (pad_left, pad_right, prec, exp_size) = (0, 0, 0, 0);
@@ -171,7 +181,15 @@ fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
         let parts: Vec<_> = finite
             .iter()
             .map(|&v| {
-                let (i, f, e) = scientific(v, dtype);
+                let (i, f, e) = if fixed {
+                    let p = opts.precision;
+                    let (_, d, e) = parse_sci(&format!("{:.p$e}", v.abs()), false);
+                    let d = format!("{d:0<w$}", w = p + 1);
+                    let s = if v.is_sign_negative() { "-" } else { "" };
+                    (format!("{s}{}", &d[..1]), d[1..].to_string(), e)
+                } else {
+                    scientific(v, dtype, cap)
+                };
                 (sign(v.is_sign_negative(), i), f, e)
             })
             .collect();
@@ -187,13 +205,21 @@ fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
         let parts: Vec<_> = finite
             .iter()
             .map(|&v| {
-                let (i, f) = positional(v, dtype);
+                let (i, f) = if fixed {
+                    fixed_positional(v, opts.precision)
+                } else {
+                    positional(v, dtype, cap)
+                };
                 (sign(v.is_sign_negative(), i), f)
             })
             .collect();
         pad_left = parts.iter().map(|p| p.0.len()).max().unwrap_or(0);
         pad_right = parts.iter().map(|p| p.1.len()).max().unwrap_or(0);
         (prec, exp_size) = (0, 0);
+    }
+    // sign=' ': a space where a sign would be, when no element is negative.
+    if opts.sign == ' ' && !finite.is_empty() && !finite.iter().any(|v| v.is_sign_negative()) {
+        pad_left += 1;
     }
     if finite.len() != vals.len() {
         let neginf = (plus || vals.iter().any(|v| v.is_infinite() && *v < 0.0)) as usize;
@@ -230,12 +256,25 @@ fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
                     exp_text(e.parse().unwrap_or(0), exp_size)
                 )
             } else {
-                let (i, f) = positional(v, dtype);
+                let (i, f) = if equal {
+                    fixed_positional(v, pad_right)
+                } else {
+                    positional(v, dtype, cap)
+                };
                 let i = sign(v.is_sign_negative(), i);
                 format!("{i:>pad_left$}.{f:<pad_right$}")
             }
         })
         .collect()
+}
+
+/// `x` with exactly `digits` fraction digits (NumPy's `min_digits`: real
+/// digits of the value, rounded): (int part with sign, fraction digits).
+fn fixed_positional(x: f64, digits: usize) -> (String, String) {
+    let t = format!("{:.digits$}", x.abs());
+    let (i, f) = t.split_once('.').unwrap_or((&t, ""));
+    let s = if x.is_sign_negative() { "-" } else { "" };
+    (format!("{s}{i}"), f.to_string())
 }
 
 /// A float scalar as NumPy's `str(np.float32(x))`: `1.0`, `0.1`, `1e-05`, `1.5e+16`.
@@ -314,7 +353,19 @@ fn format_elements(a: &Array, flat: &[usize], custom: Option<ElemFmt>) -> Result
                 .collect()
         }
         DType::Int32 | DType::Int64 => {
-            let s: Vec<String> = flat.iter().map(|&o| d.get_i64(o).to_string()).collect();
+            // NumPy's IntegerFormat: sign=' ' is '-' when some element is negative.
+            let mut sign = options().sign;
+            if sign == ' ' && flat.iter().any(|&o| d.get_i64(o) < 0) {
+                sign = '-';
+            }
+            let s: Vec<String> = flat
+                .iter()
+                .map(|&o| match (d.get_i64(o), sign) {
+                    (v, '+') if v >= 0 => format!("+{v}"),
+                    (v, ' ') if v >= 0 => format!(" {v}"),
+                    (v, _) => v.to_string(),
+                })
+                .collect();
             let w = s.iter().map(|x| x.len()).max().unwrap_or(0);
             s.into_iter().map(|x| format!("{x:>w$}")).collect()
         }
@@ -338,6 +389,19 @@ pub fn format_array_with(a: &Array, elem: ElemFmt) -> Result<String> {
 }
 
 fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
+    layout(a, custom, " ", 0, line_width())
+}
+
+/// NumPy's `_formatArray`: the elements between `sep` (" " for `str`, ", "
+/// for `repr`), continuation lines indented past `[` and a `prefix`-column
+/// prefix (`array(` is 6), lines at most `width` columns.
+fn layout(
+    a: &Array,
+    custom: Option<ElemFmt>,
+    sep: &str,
+    prefix: usize,
+    width: usize,
+) -> Result<String> {
     let h = a.to_host()?;
     if h.ndim() == 0 {
         let off = h.offset();
@@ -355,14 +419,16 @@ fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
     if h.size() == 0 {
         return Ok("[]".into());
     }
-    let summarize = h.size() > THRESHOLD;
+    let opts = options();
+    let edge = opts.edgeitems;
+    let summarize = h.size() > opts.threshold;
     // The indices shown along each axis.
     let shown: Vec<Vec<usize>> = h
         .shape()
         .iter()
         .map(|&n| {
-            if summarize && n > 2 * EDGE {
-                (0..EDGE).chain(n - EDGE..n).collect()
+            if summarize && n > 2 * edge {
+                (0..edge).chain(n - edge..n).collect()
             } else {
                 (0..n).collect()
             }
@@ -394,11 +460,16 @@ fn format_array_impl(a: &Array, custom: Option<ElemFmt>) -> Result<String> {
         shape: h.shape(),
         sshape: &sshape,
         summarize,
+        edge,
+        sep,
     };
-    Ok(f.rec(&mut Vec::new(), " ", line_width()))
+    let hanging = " ".repeat(prefix + 1);
+    Ok(f.rec(&mut Vec::new(), &hanging, width))
 }
 
 struct Fmt<'a> {
+    sep: &'a str,
+    edge: usize,
     strs: &'a [String],
     shape: &'a [usize],
     sshape: &'a [usize],
@@ -428,8 +499,12 @@ impl Fmt<'_> {
         let next_hanging = format!("{hanging} ");
         let next_width = width.saturating_sub(1);
         let n = self.sshape[axis];
-        let summary = self.summarize && self.shape[axis] > 2 * EDGE;
-        let (leading, trailing) = if summary { (EDGE, EDGE) } else { (0, n) };
+        let summary = self.summarize && self.shape[axis] > 2 * self.edge;
+        let (leading, trailing) = if summary {
+            (self.edge, self.edge)
+        } else {
+            (0, n)
+        };
         let mut child = |i: usize, this: &Self| {
             index.push(i);
             let r = this.rec(index, &next_hanging, next_width);
@@ -443,22 +518,22 @@ impl Fmt<'_> {
             for i in 0..leading {
                 let w = child(i, self);
                 extend_line(&mut s, &mut line, &w, elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.sep);
             }
             if summary {
                 extend_line(&mut s, &mut line, "...", elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.sep);
             }
             for i in (2..=trailing).rev() {
                 let w = child(n - i, self);
                 extend_line(&mut s, &mut line, &w, elem_width, hanging);
-                line.push(' ');
+                line.push_str(self.sep);
             }
             let w = child(n - 1, self);
             extend_line(&mut s, &mut line, &w, elem_width, hanging);
             s.push_str(&line);
         } else {
-            let sep = "\n".repeat(left - 1);
+            let sep = format!("{}{}", self.sep.trim_end(), "\n".repeat(left - 1));
             for i in 0..leading {
                 s.push_str(hanging);
                 s.push_str(&child(i, self));
@@ -495,6 +570,71 @@ pub fn repr(a: &Array) -> String {
         format!("{body} {}", trailer(a))
     } else {
         format!("{body}\n{}", trailer(a))
+    }
+}
+
+/// NumPy's `array2string(a, separator=sep, prefix=...)`: the elements
+/// between `sep`, continuation lines indented past a prefix of
+/// `prefix` columns (not written), a 0-d array as its scalar.
+pub fn array_to_string(a: &Array, sep: &str, prefix: usize) -> Result<String> {
+    if a.ndim() == 0 {
+        return format_array(a);
+    }
+    if a.size() == 0 {
+        return Ok("[]".into());
+    }
+    layout(a, None, sep, prefix, line_width())
+}
+
+/// NumPy's `repr()` of an array: `array([1, 2])`, `array([0.5, 1. ],
+/// dtype=float32)`, continuation lines under the first element, `dtype=`
+/// unless NumPy implies it (float64, int64, bool, complex128), `shape=` for
+/// summarised and empty n-d arrays (NumPy 2.2). What `repr(x)` gives and what
+/// tuples, lists and dicts show for an array they hold. A 0-d array shows its
+/// scalar, as the scalars NumPy gives for an element print.
+pub fn numpy_repr(a: &Array) -> Result<String> {
+    if a.ndim() == 0 {
+        return format_array(a);
+    }
+    let width = line_width();
+    let prefix = "array(";
+    let body = if a.size() == 0 {
+        "[]".to_string()
+    } else {
+        layout(a, None, ", ", prefix.len(), width.saturating_sub(1))?
+    };
+    let mut extras = Vec::new();
+    if (a.size() == 0 && a.ndim() != 1) || a.size() > options().threshold {
+        extras.push(format!("shape={}", py_shape(a.shape())));
+    }
+    let implied = matches!(
+        a.dtype(),
+        DType::Float64 | DType::Int64 | DType::Bool | DType::Complex128
+    );
+    if !implied || a.size() == 0 {
+        extras.push(format!("dtype={}", a.dtype()));
+    }
+    if extras.is_empty() {
+        return Ok(format!("{prefix}{body})"));
+    }
+    let arr = format!("{prefix}{body},");
+    let extra = format!("{})", extras.join(", "));
+    let last = arr.len() - arr.rfind('\n').map_or(0, |i| i + 1);
+    let spacer = if last + extra.len() + 1 > width {
+        format!("\n{}", " ".repeat(prefix.len()))
+    } else {
+        " ".to_string()
+    };
+    Ok(format!("{arr}{spacer}{extra}"))
+}
+
+/// A shape as a Python tuple: `(2000,)`, `(0, 3)`.
+fn py_shape(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if dims.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
     }
 }
 

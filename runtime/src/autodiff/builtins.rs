@@ -273,6 +273,9 @@ impl Object for GradFunc {
         let nums: Vec<String> = self.argnums.iter().map(|k| k.to_string()).collect();
         format!("<{what} of {}, argnums {}>", self.fname(), nums.join(", "))
     }
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn call(&self, interp: &mut Interp, args: Args) -> Result<Value> {
         self.run(interp, args)
     }

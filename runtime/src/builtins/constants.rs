@@ -1,6 +1,7 @@
 //! Named constants: `pi e inf nan` (weak floats, like Python's `math.pi`)
 //! and `newaxis` (none, as `np.newaxis`: `x[:, newaxis]`). A variable of
-//! the same name hides one (`e = edges[0]` is fine).
+//! the same name hides one (`e = edges[0]` is fine). `stdout` and `stderr`
+//! are the streams `print(..., file=)` writes to.
 
 use crate::value::Value;
 
@@ -40,6 +41,24 @@ pub static CONSTANTS: &[Constant] = &[
         name: "newaxis",
         value: || Value::None,
         doc: "none, for indexing: x[:, newaxis] adds an axis of length 1 (as NumPy's np.newaxis).",
+    },
+    Constant {
+        name: "stdout",
+        value: || {
+            Value::Object(std::sync::Arc::new(crate::builtins::pyobjects::Stream {
+                to_stderr: false,
+            }))
+        },
+        doc: "Standard output, for print(x, file=stdout) (Python's sys.stdout).",
+    },
+    Constant {
+        name: "stderr",
+        value: || {
+            Value::Object(std::sync::Arc::new(crate::builtins::pyobjects::Stream {
+                to_stderr: true,
+            }))
+        },
+        doc: "Standard error, for print(x, file=stderr) (Python's sys.stderr).",
     },
 ];
 

@@ -86,6 +86,9 @@ impl Object for KernelObject {
             .collect();
         format!("<cuda kernel {}({})>", sig.name, ps.join(", "))
     }
+    fn is_callable(&self) -> bool {
+        true
+    }
     fn call(&self, _interp: &mut Interp, mut a: Args) -> Result<Value> {
         let sig = self.0.sig();
         let name = &sig.name;

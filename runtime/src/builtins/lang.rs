@@ -12,8 +12,8 @@ use std::time::Instant;
 pub static OPS: &[OpDef] = &[
     builtin!(
         "print",
-        "print(values..., sep=\" \", end=\"\\n\")",
-        "Write the values to standard output, separated by `sep`. Arrays print as NumPy prints them.",
+        "print(values..., sep=\" \", end=\"\\n\", file=stdout, flush=false)",
+        "Write the values to standard output (file=stderr: standard error), separated by `sep`, then `end`. Arrays print as NumPy prints them. Output is written at once, so flush=true changes nothing.",
         print_
     ),
     builtin!(
@@ -112,32 +112,48 @@ pub static OPS: &[OpDef] = &[
 fn join_values(args: &mut Args) -> Result<String> {
     let sep = match args.kw("sep") {
         Some(Value::Str(s)) => s.to_string(),
+        None | Some(Value::None) => " ".into(),
         Some(other) => {
             return Err(Error::type_(format!(
                 "sep must be a string, not {}",
                 other.a_type_name()
             )));
         }
-        None => " ".into(),
     };
     let end = match args.kw("end") {
         Some(Value::Str(s)) => s.to_string(),
+        None | Some(Value::None) => "\n".into(),
         Some(other) => {
             return Err(Error::type_(format!(
                 "end must be a string, not {}",
                 other.a_type_name()
             )));
         }
-        None => "\n".into(),
     };
     let parts: Vec<String> = args.rest().iter().map(to_text).collect();
     Ok(parts.join(&sep) + &end)
 }
 
 fn print_(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let to_stderr = match a.kw("file") {
+        Some(f) => crate::builtins::pyobjects::file_is_stderr(&f)?,
+        None => false,
+    };
+    if let Some(f) = a.kw("flush")
+        && !matches!(f, Value::Bool(_) | Value::Int(_) | Value::None)
+    {
+        return Err(Error::type_(format!(
+            "print(): flush must be true or false, not {}",
+            f.a_type_name()
+        )));
+    }
     let s = join_values(&mut a)?;
     a.finish()?;
-    i.out.stdout(&s);
+    if to_stderr {
+        i.out.stderr(&s);
+    } else {
+        i.out.stdout(&s);
+    }
     Ok(Value::None)
 }
 
@@ -158,6 +174,7 @@ fn len(_: &mut Interp, mut a: Args) -> Result<Value> {
         Value::Dict(d) => d.len() as i64,
         Value::Array(arr) if arr.ndim() > 0 => arr.shape()[0] as i64,
         Value::Range(s, e, st) => crate::value::range_len(*s, *e, *st) as i64,
+        Value::Object(o) if o.len().is_some() => o.len().unwrap_or(0) as i64,
         other => {
             return Err(Error::type_(format!("{} has no length", repr_type(other))));
         }

@@ -69,9 +69,16 @@ pub static OPS: &[OpDef] = &[
 
 /// Whether `x` is of the type `t` names (one type, not a tuple).
 fn is_instance(x: &Value, t: &Value) -> Result<bool> {
+<<<<<<< HEAD
     // NumPy's abstract kinds (`floating`...): a 0-d array is gcalc's NumPy scalar.
     if let Some(k) = crate::builtins::np_types::abstract_of(t) {
         return Ok(matches!(x, Value::Array(a) if a.ndim() == 0 && k.contains(a.dtype())));
+=======
+    if let Value::Builtin(def) = t
+        && crate::containers::set::is_set_type(def)
+    {
+        return Ok(crate::containers::set::as_set(x).is_some());
+>>>>>>> pyfinish
     }
     let name = match t {
         Value::Builtin(def) => def.name,
@@ -87,7 +94,7 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
                 "isinstance()'s second argument must be a type or a tuple of types, not {}",
                 other.a_type_name()
             ))
-            .with_help("types: int float bool str list tuple dict range array"));
+            .with_help("types: int float bool str list tuple dict set range array ndarray"));
         }
     };
     Ok(match name {
@@ -99,11 +106,11 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
         "tuple" => matches!(x, Value::Tuple(_)),
         "dict" => matches!(x, Value::Dict(_)),
         "range" => matches!(x, Value::Range(..)),
-        "array" => matches!(x, Value::Array(_)),
+        "array" | "ndarray" => matches!(x, Value::Array(_)),
         other => {
             return Err(
                 Error::type_(format!("isinstance(): `{other}` is a function, not a type"))
-                    .with_help("types: int float bool str list tuple dict range array"),
+                    .with_help("types: int float bool str list tuple dict set range array ndarray"),
             );
         }
     })
@@ -121,6 +128,7 @@ pub(crate) fn type_name_is(name: &str, t: &Value) -> bool {
         Value::Dict(crate::containers::Dict::new()),
         Value::Range(0, 0, 1),
         Value::Array(crate::array::Array::scalar(0.0f32)),
+        Value::Object(std::sync::Arc::new(crate::containers::set::PySet::new())),
     ];
     samples
         .iter()

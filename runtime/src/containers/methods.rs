@@ -680,7 +680,7 @@ fn dict_(i: &mut Interp, mut a: Args) -> Result<Value> {
 fn repr_(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
     a.finish()?;
-    Ok(Value::str(crate::display::repr(&x)))
+    Ok(Value::str(crate::display::py_repr(&x)))
 }
 
 fn format_(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -12,6 +12,7 @@ pub mod array_methods;
 mod dict;
 mod list;
 pub mod methods;
+pub mod set;
 pub mod str_methods;
 
 pub use dict::{Dict, HashKey};

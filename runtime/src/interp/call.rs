@@ -658,6 +658,20 @@ impl Interp {
                 items: Arc::new(s.chars().map(|c| Value::str(c.to_string())).collect()),
                 i: 0,
             },
+            Value::Object(o) if o.as_any().is::<crate::builtins::pyobjects::PyIter>() => {
+                Iter::Shared(o)
+            }
+            // A set is walked as it is when the loop starts.
+            Value::Object(o) if o.as_any().is::<crate::containers::set::PySet>() => Iter::Items {
+                items: Arc::new(
+                    o.as_any()
+                        .downcast_ref::<crate::containers::set::PySet>()
+                        .map(|s| s.ordered())
+                        .unwrap_or_default()
+                        .into(),
+                ),
+                i: 0,
+            },
             Value::Object(o) => match o
                 .as_any()
                 .downcast_ref::<crate::builtins::lang::ProgressIter>()
@@ -711,6 +725,8 @@ pub(crate) enum Iter {
         inner: Box<Iter>,
         state: crate::builtins::lang::ProgressState,
     },
+    /// An iterator object (`iter(xs)`): items taken from it are gone for `next`.
+    Shared(Arc<dyn crate::value::Object>),
 }
 
 impl Iter {
@@ -729,6 +745,7 @@ impl Iter {
             Iter::List { list, i } => Some(list.len().saturating_sub(*i) as u64),
             Iter::Rows { a, i } => Some(a.shape()[0].saturating_sub(*i) as u64),
             Iter::Progress { inner, .. } => inner.len(),
+            Iter::Shared(_) => None,
         }
     }
 
@@ -766,6 +783,13 @@ impl Iter {
                 state.step(interp, v.is_none());
                 Ok(v)
             }
+            Iter::Shared(o) => match o
+                .as_any()
+                .downcast_ref::<crate::builtins::pyobjects::PyIter>()
+            {
+                Some(p) => p.next_item(interp),
+                None => Ok(None),
+            },
         }
     }
 

@@ -245,6 +245,13 @@ impl Interp {
                 }
             }
             ExprKind::Block(b) => self.eval_block_value(b),
+            // Python's `:=` binds in the enclosing function or the globals; a
+            // comprehension's own variables are put back after it, this one stays.
+            ExprKind::Walrus { target, value } => {
+                let v = self.eval(value)?;
+                self.bind(&target.name, v.clone());
+                Ok(v)
+            }
             ExprKind::Starred { double, .. } => Err(Error::new(
                 crate::ErrorKind::Syntax,
                 format!(
@@ -409,6 +416,9 @@ impl Interp {
                     (l, r) => {
                         let lv = self.node_to_value(l)?;
                         let rv = self.node_to_value(r)?;
+                        if let Some(b) = crate::containers::set::set_compare(*op, &lv, &rv) {
+                            return Ok(Ok(EwNode::Leaf(Operand::Bool(b))));
+                        }
                         let eq = self.values_equal(&lv, &rv);
                         match (op, &lv, &rv) {
                             (CmpOp::Eq, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
@@ -580,6 +590,10 @@ impl Interp {
             (Value::Range(a0, a1, a2), Value::Range(b0, b1, b2)) => (a0, a1, a2) == (b0, b1, b2),
             (Value::Func(x), Value::Func(y)) => std::sync::Arc::ptr_eq(x, y),
             (Value::Builtin(x), Value::Builtin(y)) => std::ptr::eq(*x, *y),
+            (x @ Value::Object(_), y @ Value::Object(_)) => {
+                crate::containers::set::set_compare(gcalc_lang::ast::CmpOp::Eq, x, y)
+                    .unwrap_or(false)
+            }
             _ => false,
         }
     }
@@ -608,6 +622,7 @@ impl Interp {
             Value::Tuple(t) => !t.is_empty(),
             Value::List(l) => !l.is_empty(),
             Value::Dict(d) => !d.is_empty(),
+            Value::Object(o) if o.len().is_some() => o.len() != Some(0),
             Value::Array(a) => {
                 if a.size() != 1 {
                     return Err(Error::value(format!(
@@ -665,6 +680,9 @@ fn joined(a: &[Value], b: &[Value]) -> Result<Vec<Value>> {
 
 /// `+` and `*` on strings, tuples and lists (Python's meaning).
 fn sequence_op(op: BinOp, l: &Value, r: &Value) -> Result<Value> {
+    if let Some(r) = crate::containers::set::set_op(op, l, r) {
+        return r;
+    }
     let repeat = |n: i64| usize::try_from(n).unwrap_or(0);
     match (op, l, r) {
         (BinOp::Add, Value::Str(a), Value::Str(b)) => {

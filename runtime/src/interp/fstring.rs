@@ -4,7 +4,7 @@
 //! the value's repr (or its formatted value when a spec is given), as Python.
 
 use super::Interp;
-use crate::display::{repr, to_text};
+use crate::display::{py_repr as repr, to_text};
 use crate::error::Result;
 use gcalc_lang::ast::FStringPart;
 

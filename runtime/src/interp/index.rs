@@ -49,6 +49,19 @@ impl Interp {
             Value::Bool(b) => Index::Array(Array::scalar(*b)),
             Value::None => Index::NewAxis,
             Value::Array(a) => Index::Array(a.clone()),
+            Value::Object(o) if o.as_any().is::<crate::builtins::pyobjects::PySlice>() => {
+                match o
+                    .as_any()
+                    .downcast_ref::<crate::builtins::pyobjects::PySlice>()
+                {
+                    Some(s) => Index::Slice {
+                        start: s.start,
+                        stop: s.stop,
+                        step: s.step,
+                    },
+                    None => Index::full(),
+                }
+            }
             Value::List(_) | Value::Tuple(_) if v.seq_items().is_some_and(|t| t.is_empty()) => {
                 Index::Array(Array::from_vec(Vec::<i64>::new(), vec![0]))
             }
@@ -167,21 +180,20 @@ impl Interp {
                 },
             ] => {
                 let first = self.slice_bound(start)?;
-                let (b, count, st) =
-                    slice_range(first, self.slice_bound(stop)?, self.slice_bound(step)?, n)
-                        .map_err(|e| e.at(*span))?;
-                // Where `xs[a:b] = ...` writes when a:b picks nothing.
-                let at = match first {
-                    None => 0,
-                    Some(i) if i < 0 => (n as i64 + i).max(0) as usize,
-                    Some(i) => (i as usize).min(n),
-                };
-                let js = (0..count)
-                    .map(|k| (b as i64 + k as i64 * st) as usize)
-                    .collect();
-                Ok(Pick::Many(js, if st == 1 { Some(at) } else { None }))
+                let (stop, step) = (self.slice_bound(stop)?, self.slice_bound(step)?);
+                pick_slice(first, stop, step, n).map_err(|e| e.at(*span))
             }
-            [IndexItem::Expr(_)] => self.position(items, (kinds, one, one), n).map(Pick::One),
+            [IndexItem::Expr(e)] => {
+                let v = self.eval(e)?;
+                if let Value::Object(o) = &v
+                    && let Some(s) = o
+                        .as_any()
+                        .downcast_ref::<crate::builtins::pyobjects::PySlice>()
+                {
+                    return pick_slice(s.start, s.stop, s.step, n).map_err(|err| err.at(e.span));
+                }
+                position_of(v, e.span, (kinds, one, one), n).map(Pick::One)
+            }
             _ => Err(Error::index(format!(
                 "{kinds} take one index: an int or a slice like 1:3"
             ))
@@ -284,42 +296,52 @@ impl Interp {
             ))),
         }
     }
+}
 
-    /// The position `items` name in a tuple, list or string of length `n`:
-    /// one integer, negative from the end. `what`: (the kinds taking it, the
-    /// one a wrong index cannot index, the one out-of-range names).
-    fn position(
-        &mut self,
-        items: &[IndexItem],
-        what: (&str, &str, &str),
-        n: usize,
-    ) -> Result<usize> {
-        let (kinds, one, range) = what;
-        let [IndexItem::Expr(e)] = items else {
-            return Err(Error::index(format!("{kinds} take one integer index")));
-        };
-        let i = match self.eval(e)? {
-            Value::Int(i) => i,
-            other => {
-                return Err(Error::index(format!(
-                    "{} cannot index {}",
-                    other.a_type_name(),
-                    crate::error::with_article(one)
-                ))
-                .at(e.span));
-            }
-        };
-        let n = n as i64;
-        let j = if i < 0 { i + n } else { i };
-        if j < 0 || j >= n {
+/// The positions `xs[start:stop:step]` picks from a sequence of length `n`.
+fn pick_slice(first: Option<i64>, stop: Option<i64>, step: Option<i64>, n: usize) -> Result<Pick> {
+    let (b, count, st) = slice_range(first, stop, step, n)?;
+    // Where `xs[a:b] = ...` writes when a:b picks nothing.
+    let at = match first {
+        None => 0,
+        Some(i) if i < 0 => (n as i64 + i).max(0) as usize,
+        Some(i) => (i as usize).min(n),
+    };
+    let js = (0..count)
+        .map(|k| (b as i64 + k as i64 * st) as usize)
+        .collect();
+    Ok(Pick::Many(js, if st == 1 { Some(at) } else { None }))
+}
+
+/// The position an int `v` names in a sequence of length `n` (negative from the end).
+fn position_of(
+    v: Value,
+    span: gcalc_lang::Span,
+    what: (&str, &str, &str),
+    n: usize,
+) -> Result<usize> {
+    let (_, one, range) = what;
+    let i = match v {
+        Value::Int(i) => i,
+        other => {
             return Err(Error::index(format!(
-                "index {i} is out of range for {} of length {n}",
-                crate::error::with_article(range)
+                "{} cannot index {}",
+                other.a_type_name(),
+                crate::error::with_article(one)
             ))
-            .at(e.span));
+            .at(span));
         }
-        Ok(j as usize)
+    };
+    let n = n as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(Error::index(format!(
+            "index {i} is out of range for {} of length {n}",
+            crate::error::with_article(range)
+        ))
+        .at(span));
     }
+    Ok(j as usize)
 }
 
 /// What an index picks from a sequence: one position, or a slice's

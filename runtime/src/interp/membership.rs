@@ -18,6 +18,12 @@ impl Interp {
                 .iter()
                 .any(|x| self.values_equal(x, item))),
             Value::Dict(d) => d.contains(item),
+            Value::Object(o) if o.as_any().is::<crate::containers::set::PySet>() => {
+                match crate::containers::set::as_set(container) {
+                    Some(s) => s.contains(item),
+                    None => Ok(false),
+                }
+            }
             Value::Str(s) => match item {
                 Value::Str(sub) => Ok(s.contains(&**sub)),
                 other => Err(Error::type_(format!(

@@ -13,6 +13,7 @@ mod membership;
 pub mod results;
 
 pub use args::Args;
+pub(crate) use call::Iter;
 pub(crate) use call::special_name;
 
 use crate::device::Device;
@@ -56,6 +57,10 @@ pub struct Interp {
     pub(crate) tape: Option<Box<crate::autodiff::Tape>>,
     /// What the prompt showed: `_`, `__`, `___`, `_N`.
     pub results: results::Results,
+    /// The status `exit(n)` asked for; its `Exit` error carries it to the front-end.
+    pub exit_status: Option<i32>,
+    /// `set_printoptions`'s options, installed for every input's prints.
+    pub print_options: crate::array::print_options::PrintOptions,
 }
 
 /// How a statement ended.
@@ -89,6 +94,8 @@ impl Interp {
             current_stmt: gcalc_lang::Span::default(),
             tape: None,
             results: results::Results::default(),
+            exit_status: None,
+            print_options: Default::default(),
             profiler: crate::profile::Profiler::new(flags.profile),
             flags,
         }

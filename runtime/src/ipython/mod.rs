@@ -192,7 +192,7 @@ impl Session {
                         .with_help("run them in a terminal; files are read with load() and written with save()"),
                 ),
             };
-            let failed = outcome.error.is_some();
+            let failed = outcome.error.is_some() || outcome.exit.is_some();
             last = outcome;
             last_value = value;
             if failed {

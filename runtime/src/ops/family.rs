@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 51] {
+fn tables() -> [(&'static [OpDef], Family); 54] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -97,6 +97,9 @@ fn tables() -> [(&'static [OpDef], Family); 51] {
         (crate::autodiff::builtins::OPS, Family::Gradients),
         (crate::builtins::lang::OPS, Family::Language),
         (crate::builtins::python::OPS, Family::Language),
+        (crate::builtins::pyobjects::OPS, Family::Language),
+        (crate::containers::set::OPS, Family::Language),
+        (crate::builtins::printing::OPS, Family::Language),
         (crate::profile::OPS, Family::Profiling),
         (crate::builtins::help::OPS, Family::Help),
         (crate::containers::methods::OPS, Family::Language),

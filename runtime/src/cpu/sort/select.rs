@@ -136,6 +136,9 @@ fn unique_of<T: Item, P: Pos>(
             }
         }
     });
+    if T::FLOAT && !positions {
+        first_zero_sign(s, &mut vals);
+    }
     let mut out = vec![Array::from_vec(vals, vec![m])];
     if index {
         let mut ix = buffer(m, 0i64)?;
@@ -169,6 +172,18 @@ fn unique_of<T: Item, P: Pos>(
         out.push(Array::from_vec(cs, vec![m]));
     }
     Ok(out)
+}
+
+/// The zero among sorted distinct `vals` (made from canonical keys: +0.0)
+/// takes the sign of the first zero of `s`, as NumPy's unique keeps the first
+/// of equal elements (`unique([-0.0, 0.0])` is `[-0.]`).
+fn first_zero_sign<T: Item>(s: &[T], vals: &mut [T]) {
+    let zero = T::default();
+    if let Some(g) = vals.iter().position(|v| *v == zero)
+        && let Some(first) = s.par_iter().find_first(|v| **v == zero)
+    {
+        vals[g] = *first;
+    }
 }
 
 /// The nonzero elements of `x` (ndim >= 1): their coordinates as one

@@ -76,7 +76,10 @@ pub fn unique(
     let m = Module::of(&g, d)?;
     let n = count32(x.size(), "unique")?;
     let size = x.size();
-    let (keys, pos) = radix_sort(x, false, true, index || inverse, size, 0)?;
+    // Float values are read from x at each group's first position (a stable
+    // sort), so -0.0 and 0.0 keep the first one's sign, as NumPy's unique.
+    let want_pos = index || inverse || d.is_float();
+    let (keys, pos) = radix_sort(x, false, true, want_pos, size, 0)?;
     let (keys, pos) = (&keys, pos.as_ref());
     let flags = buf(&g, DType::Int32, size)?;
     go(
