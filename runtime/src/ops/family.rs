@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 45] {
+fn tables() -> [(&'static [OpDef], Family); 50] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -112,6 +112,11 @@ fn tables() -> [(&'static [OpDef], Family); 45] {
         (super::npmath::OPS, Family::Elementwise),
         (super::npmath_calc::OPS, Family::Reduction),
         (super::npmath_linalg::OPS, Family::LinearAlgebra),
+        (super::signal::CONV_OPS, Family::LinearAlgebra),
+        (super::signal::WINDOW_OPS, Family::Creation),
+        (super::signal::SHAPE_OPS, Family::Shape),
+        (super::signal::HIST_OPS, Family::Reduction),
+        (super::eig::OPS, Family::LinearAlgebra),
     ]
 }
 

@@ -25,6 +25,7 @@ pub mod complex;
 pub mod complex_ew;
 pub mod creation;
 pub mod decomp;
+pub mod eig;
 pub mod einsum;
 pub mod elementwise;
 pub mod elementwise_math;
@@ -56,6 +57,7 @@ pub mod reduce;
 pub mod scan;
 pub mod search;
 pub mod shape;
+pub mod signal;
 pub mod softmax;
 pub mod sort;
 pub mod stat_args;
@@ -152,6 +154,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         npmath::OPS,
         npmath_calc::OPS,
         npmath_linalg::OPS,
+        signal::CONV_OPS,
+        signal::WINDOW_OPS,
+        signal::SHAPE_OPS,
+        signal::HIST_OPS,
+        eig::OPS,
     ]
 }
 
