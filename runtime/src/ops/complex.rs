@@ -177,6 +177,8 @@ fn accepts_complex(def: &'static OpDef) -> bool {
         OpKind::Func(_) => {
             in_table(OPS)
                 || in_table(super::fft::OPS)
+                || in_table(super::signal::CONV_OPS)
+                || in_table(super::eig::OPS)
                 || CX_DEFS.iter().any(|(_, d)| std::ptr::eq(d, def))
                 || products.contains(&(def as *const OpDef as usize))
                 || matches!(

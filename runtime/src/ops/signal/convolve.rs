@@ -52,6 +52,12 @@ fn mode_arg(v: Option<Value>, name: &str, default: Mode) -> Result<Mode> {
 /// `array(a, ndmin=1)`).
 fn seq(i: &mut Interp, span: Span, x: Array, name: &str, what: &str) -> Result<Array> {
     match x.ndim() {
+        // correlate does not take numbers (NumPy: "too small depth").
+        0 if name == "correlate" => Err(value_err(
+            name,
+            format!("object of too small depth for desired array: `{what}` is 0-d"),
+            "give 1-d sequences, e.g. [x]",
+        )),
         0 => arr(
             i,
             span,

@@ -131,10 +131,8 @@ pub(crate) fn polyder(i: &mut Interp, mut a: Args) -> Result<Value> {
     let mut p = coeffs(i, span, a.req("p")?, name, "p")?;
     let m = order(a.opt("m")?, name, "derivative", "polyint")?;
     a.finish_with(&["m"])?;
-    for _ in 0..m {
-        if p.shape()[0] == 0 {
-            break;
-        }
+    // Once p is empty it stays so (its dtype set by the first step).
+    for _ in 0..m.min(p.shape()[0] + 1) {
         // p[:-1] * arange(n, 0, -1)
         let n = p.shape()[0] as i64 - 1;
         let head = drop_last(i, span, &p)?;
@@ -264,6 +262,8 @@ pub(crate) fn polymul(i: &mut Interp, mut a: Args) -> Result<Value> {
     let a1 = coeffs(i, span, a.req("a1")?, name, "a1")?;
     let a2 = coeffs_on(i, span, a.req("a2")?, &a1, name, "a2")?;
     a.finish()?;
+    let a1 = poly1d(i, span, a1, name)?;
+    let a2 = poly1d(i, span, a2, name)?;
     Ok(Value::Array(conv_arrays(
         i,
         span,
@@ -340,5 +340,38 @@ pub(crate) fn opt_float(v: Option<Value>, name: &str, what: &str) -> Result<Opti
     match v {
         None | Some(Value::None) => Ok(None),
         Some(v) => Ok(Some(float(&v, name, what)?)),
+    }
+}
+
+/// NumPy's `poly1d(c).coeffs`: 1-d, leading zeros dropped (a view), [0]
+/// when nothing is left (reads the coefficients once).
+fn poly1d(i: &mut Interp, span: Span, c: Array, name: &str) -> Result<Array> {
+    if c.ndim() != 1 {
+        return Err(value_err(
+            name,
+            format!("Polynomial must be 1d only, got shape {:?}", c.shape()),
+            "give 1-d coefficient sequences (highest power first)",
+        ));
+    }
+    let first = if c.dtype().is_complex() {
+        let v = c.to_vec::<crate::array::Cf64>()?;
+        v.iter().position(|z| z.re != 0.0 || z.im != 0.0)
+    } else {
+        c.to_vec::<f64>()?.iter().position(|&x| x != 0.0)
+    };
+    match first {
+        Some(0) => Ok(c),
+        Some(k) => Calls::new(i, span).index(
+            &c,
+            &[Index::Slice {
+                start: Some(k as i64),
+                stop: None,
+                step: None,
+            }],
+        ),
+        None => {
+            let z = host_f64(vec![0.0], &[1], c.device())?;
+            astype(i, span, &z, c.dtype())
+        }
     }
 }

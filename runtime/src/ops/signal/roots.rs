@@ -162,7 +162,11 @@ pub(crate) fn poly(i: &mut Interp, mut a: Args) -> Result<Value> {
     let mut real = !complex;
     if complex {
         // Roots that come in conjugate pairs give a real polynomial.
-        let key = |a: &Cf64, b: &Cf64| a.re.total_cmp(&b.re).then(a.im.total_cmp(&b.im));
+        // NumPy's order: by real part, then imaginary (-0.0 == 0.0).
+        let key = |a: &Cf64, b: &Cf64| {
+            let eq = std::cmp::Ordering::Equal;
+            (a.re.partial_cmp(&b.re).unwrap_or(eq)).then(a.im.partial_cmp(&b.im).unwrap_or(eq))
+        };
         let mut r = zeros.clone();
         let mut rc: Vec<Cf64> = zeros.iter().map(|z| z.conj()).collect();
         r.sort_by(key);
