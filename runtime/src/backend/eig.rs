@@ -19,3 +19,16 @@ pub fn eig(a: &Array, vectors: bool, name: &str) -> Result<Vec<Array>> {
         ))),
     }
 }
+
+/// An error naming `fix` when `a` is on a GPU (functions whose results may
+/// be complex, which arrays on a GPU cannot hold).
+pub fn require_cpu(a: &Array, name: &str, fix: &str) -> Result<()> {
+    match a.device() {
+        Device::Cpu => Ok(()),
+        Device::Gpu(i) => Err(Error::device(format!(
+            "{name}: the answer may be complex and complex arrays live on the CPU only; the input is on gpu({i})"
+        ))
+        .with_op(name)
+        .with_help(format!("compute on the CPU: {fix}"))),
+    }
+}

@@ -150,7 +150,35 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
 }
 
+/// The estimators by name (a table: "sqrt" is also an op's name).
+#[derive(Clone, Copy)]
+enum Est {
+    Auto,
+    Fd,
+    Sturges,
+    Doane,
+    Scott,
+    Stone,
+    Rice,
+    Sqrt,
+}
+
+const BY_NAME: [(&str, Est); 8] = [
+    ("auto", Est::Auto),
+    ("fd", Est::Fd),
+    ("sturges", Est::Sturges),
+    ("doane", Est::Doane),
+    ("scott", Est::Scott),
+    ("stone", Est::Stone),
+    ("rice", Est::Rice),
+    ("sqrt", Est::Sqrt),
+];
+
 fn width_of(est: &str, x: &[f64], range: (f64, f64)) -> f64 {
+    let est = BY_NAME
+        .iter()
+        .find(|(n, _)| *n == est)
+        .map_or(Est::Auto, |(_, e)| *e);
     let n = x.len() as f64;
     let sturges = || ptp(x) / (n.log2() + 1.0);
     let sqrt = || ptp(x) / n.sqrt();
@@ -161,13 +189,13 @@ fn width_of(est: &str, x: &[f64], range: (f64, f64)) -> f64 {
         2.0 * iqr * n.powf(-1.0 / 3.0)
     };
     match est {
-        "sqrt" => sqrt(),
-        "sturges" => sturges(),
-        "rice" => ptp(x) / (2.0 * n.powf(1.0 / 3.0)),
-        "scott" => (24.0 * std::f64::consts::PI.powf(0.5) / n).powf(1.0 / 3.0) * std(x),
-        "fd" => fd(),
-        "auto" => fd().max(sqrt() / 2.0).min(sturges()),
-        "doane" => {
+        Est::Sqrt => sqrt(),
+        Est::Sturges => sturges(),
+        Est::Rice => ptp(x) / (2.0 * n.powf(1.0 / 3.0)),
+        Est::Scott => (24.0 * std::f64::consts::PI.powf(0.5) / n).powf(1.0 / 3.0) * std(x),
+        Est::Fd => fd(),
+        Est::Auto => fd().max(sqrt() / 2.0).min(sturges()),
+        Est::Doane => {
             if x.len() > 2 {
                 let sg1 = (6.0 * (n - 2.0) / ((n + 1.0) * (n + 3.0))).sqrt();
                 let sigma = std(x);
@@ -183,7 +211,7 @@ fn width_of(est: &str, x: &[f64], range: (f64, f64)) -> f64 {
             }
             0.0
         }
-        _ => stone(x, range),
+        Est::Stone => stone(x, range),
     }
 }
 

@@ -26,19 +26,27 @@ pub(crate) enum Mode {
     Full,
 }
 
+/// The modes by name (a table: "full" is also an op's name).
+const MODES: [(&str, Mode); 3] = [
+    ("valid", Mode::Valid),
+    ("same", Mode::Same),
+    ("full", Mode::Full),
+];
+
 fn mode_arg(v: Option<Value>, name: &str, default: Mode) -> Result<Mode> {
     match v {
         None | Some(Value::None) => Ok(default),
-        Some(Value::Str(s)) => match &*s {
-            "valid" => Ok(Mode::Valid),
-            "same" => Ok(Mode::Same),
-            "full" => Ok(Mode::Full),
-            other => Err(value_err(
-                name,
-                format!("mode must be one of 'valid', 'same', or 'full' (got '{other}')"),
-                "give mode=\"valid\", \"same\" or \"full\"",
-            )),
-        },
+        Some(Value::Str(s)) => MODES
+            .iter()
+            .find(|(n, _)| **n == *s)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| {
+                value_err(
+                    name,
+                    format!("mode must be one of 'valid', 'same', or 'full' (got '{s}')"),
+                    "give mode=\"valid\", \"same\" or \"full\"",
+                )
+            }),
         Some(v) => Err(Error::type_(format!(
             "{name}: mode must be a string, got {}",
             v.a_type_name()
@@ -50,10 +58,11 @@ fn mode_arg(v: Option<Value>, name: &str, default: Mode) -> Result<Mode> {
 
 /// A 1-d sequence argument (a number is a sequence of one, as NumPy's
 /// `array(a, ndmin=1)`).
-fn seq(i: &mut Interp, span: Span, x: Array, name: &str, what: &str) -> Result<Array> {
+fn seq(i: &mut Interp, span: Span, x: Array, corr: bool, what: &str) -> Result<Array> {
+    let name = if corr { "correlate" } else { "convolve" };
     match x.ndim() {
         // correlate does not take numbers (NumPy: "too small depth").
-        0 if name == "correlate" => Err(value_err(
+        0 if corr => Err(value_err(
             name,
             format!("object of too small depth for desired array: `{what}` is 0-d"),
             "give 1-d sequences, e.g. [x]",
@@ -149,8 +158,8 @@ pub(crate) fn conv_arrays(
     corr: bool,
 ) -> Result<Array> {
     let name = if corr { "correlate" } else { "convolve" };
-    let mut a = seq(i, span, a, name, "a")?;
-    let mut v = seq(i, span, v, name, "v")?;
+    let mut a = seq(i, span, a, corr, "a")?;
+    let mut v = seq(i, span, v, corr, "v")?;
     if !corr && v.size() > a.size() {
         std::mem::swap(&mut a, &mut v);
     }

@@ -6,7 +6,6 @@
 
 use super::super::nparr::{data, value_err};
 use crate::array::{Array, Cf32, Cf64, alloc};
-use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -44,19 +43,8 @@ fn vector(v: Vec<Cf64>, real: bool, single: bool) -> Array {
     }
 }
 
-fn gpu_error(name: &str, i: u32) -> Error {
-    Error::device(format!(
-        "{name}: the answer may be complex and complex arrays live on the CPU only; the input is on gpu({i})"
-    ))
-    .with_op(name)
-    .with_help(format!("compute on the CPU: {name}(p.to(cpu))"))
-}
-
 fn on_cpu(a: &Array, name: &str) -> Result<()> {
-    match a.device() {
-        Device::Cpu => Ok(()),
-        Device::Gpu(i) => Err(gpu_error(name, i)),
-    }
+    crate::backend::eig::require_cpu(a, name, &format!("{name}(p.to(cpu))"))
 }
 
 pub(crate) fn roots(i: &mut Interp, mut a: Args) -> Result<Value> {

@@ -49,7 +49,7 @@ pub(crate) fn trim_zeros(i: &mut Interp, mut a: Args) -> Result<Value> {
     let mut c = Calls::new(i, span);
     let nz = c.arr("argwhere", vec![x.clone().into()], vec![])?;
     let pos = nz.to_vec::<i64>()?;
-    let count = if nd == 0 { 0 } else { pos.len() / nd };
+    let count = pos.len().checked_div(nd).unwrap_or(0);
     let (mut start, mut stop) = (vec![i64::MAX; nd], vec![i64::MIN; nd]);
     for row in pos.chunks(nd.max(1)).take(count) {
         for (d, &p) in row.iter().enumerate() {
