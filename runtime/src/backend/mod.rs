@@ -10,6 +10,7 @@ pub mod create;
 pub mod custom;
 pub mod decomp;
 pub mod devices;
+pub mod eig;
 pub mod elementwise;
 pub mod fft;
 pub mod histogram;

@@ -6,10 +6,7 @@ pub mod cuda_module;
 pub mod device;
 pub mod help;
 pub mod lang;
-<<<<<<< HEAD
 pub mod np_types;
-=======
 pub mod printing;
 pub mod pyobjects;
->>>>>>> pyfinish
 pub mod python;

@@ -69,16 +69,14 @@ pub static OPS: &[OpDef] = &[
 
 /// Whether `x` is of the type `t` names (one type, not a tuple).
 fn is_instance(x: &Value, t: &Value) -> Result<bool> {
-<<<<<<< HEAD
     // NumPy's abstract kinds (`floating`...): a 0-d array is gcalc's NumPy scalar.
     if let Some(k) = crate::builtins::np_types::abstract_of(t) {
         return Ok(matches!(x, Value::Array(a) if a.ndim() == 0 && k.contains(a.dtype())));
-=======
+    }
     if let Value::Builtin(def) = t
         && crate::containers::set::is_set_type(def)
     {
         return Ok(crate::containers::set::as_set(x).is_some());
->>>>>>> pyfinish
     }
     let name = match t {
         Value::Builtin(def) => def.name,

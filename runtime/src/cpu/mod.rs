@@ -8,6 +8,7 @@ pub mod complex;
 pub mod copy;
 pub mod create;
 pub mod decomp;
+pub mod eig;
 pub mod fft;
 pub mod fused;
 pub mod histogram;

@@ -54,6 +54,8 @@ fn by_name(p: &str) -> Vec<&'static str> {
             "array([2.5])",
             "array([0, 1, 1, 3])",
             "array([[4.0, 2.0], [2.0, 3.0]])",
+            // tensorinv's (2, 2, 2, 2): prod of the first two dims = of the last two.
+            "reshape(eye(4) * 2.0, (2, 2, 2, 2))",
         ],
         "subscripts" => vec!["\"ij->ji\""],
         "y" => vec!["array([[5.0, 6.0], [7.0, 8.0]])", "array([1.0, 2.0, 3.0])"],
@@ -141,6 +143,13 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "xp" => vec!["array([0.0, 1.0, 2.0])"],
         "fp" => vec!["array([10.0, 20.0, 40.0])"],
         "*spacings" => vec!["1.0"],
+        // Signals and polynomials (ops/signal).
+        "M" => vec!["8"],
+        "beta" => vec!["14.0"],
+        "u" => vec!["array([3.0, 5.0, 2.0])"],
+        "deg" => vec!["1"],
+        "seq_of_zeros" => vec!["array([1.0, 2.0])"],
+        "filt" => vec!["array([0, 0, 1, 2, 0])"],
         _ => vec![],
     }
 }

@@ -178,6 +178,8 @@ fn accepts_complex(def: &'static OpDef) -> bool {
             in_table(OPS)
                 || in_table(super::fft::OPS)
                 || in_table(super::np_complex::OPS)
+                || in_table(super::signal::CONV_OPS)
+                || in_table(super::eig::OPS)
                 || CX_DEFS.iter().any(|(_, d)| std::ptr::eq(d, def))
                 || products.contains(&(def as *const OpDef as usize))
                 || matches!(

@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 54] {
+fn tables() -> [(&'static [OpDef], Family); 59] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -121,6 +121,11 @@ fn tables() -> [(&'static [OpDef], Family); 54] {
         (super::np_complex::OPS, Family::Fourier),
         (super::np_misc::OPS, Family::Creation),
         (super::np_misc::EW_OPS, Family::Elementwise),
+        (super::signal::CONV_OPS, Family::LinearAlgebra),
+        (super::signal::WINDOW_OPS, Family::Creation),
+        (super::signal::SHAPE_OPS, Family::Shape),
+        (super::signal::HIST_OPS, Family::Reduction),
+        (super::eig::OPS, Family::LinearAlgebra),
     ]
 }
 

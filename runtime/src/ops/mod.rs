@@ -25,6 +25,7 @@ pub mod complex;
 pub mod complex_ew;
 pub mod creation;
 pub mod decomp;
+pub mod eig;
 pub mod einsum;
 pub mod elementwise;
 pub mod elementwise_math;
@@ -60,6 +61,7 @@ pub mod reduce;
 pub mod scan;
 pub mod search;
 pub mod shape;
+pub mod signal;
 pub mod softmax;
 pub mod sort;
 pub mod stat_args;
@@ -165,6 +167,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         np_complex::OPS,
         np_misc::OPS,
         np_misc::EW_OPS,
+        signal::CONV_OPS,
+        signal::WINDOW_OPS,
+        signal::SHAPE_OPS,
+        signal::HIST_OPS,
+        eig::OPS,
     ]
 }
 

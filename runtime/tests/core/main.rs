@@ -45,6 +45,7 @@ mod random_draws;
 mod reduce_layouts;
 mod session_api;
 mod session_python;
+mod signal;
 mod sort_numpy;
 mod sort_ops;
 mod stats;

@@ -26,6 +26,7 @@ mod gpu_profile;
 mod gpu_pyhabits;
 mod gpu_random_draws;
 mod gpu_session;
+mod gpu_signal;
 mod gpu_sort;
 mod gpu_stats;
 mod gpu_util;

@@ -21,6 +21,7 @@ pub mod ops_np_names;
 pub mod ops_nparr;
 pub mod ops_npmath;
 pub mod ops_random;
+pub mod ops_signal;
 pub mod ops_sort;
 pub mod ops_stats;
 pub mod oracle;
