@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 45] {
+fn tables() -> [(&'static [OpDef], Family); 50] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -112,6 +112,11 @@ fn tables() -> [(&'static [OpDef], Family); 45] {
         (super::npmath::OPS, Family::Elementwise),
         (super::npmath_calc::OPS, Family::Reduction),
         (super::npmath_linalg::OPS, Family::LinearAlgebra),
+        (super::arrutil::CALLABLE_OPS, Family::Language),
+        (super::arrutil::INPLACE_OPS, Family::Indexing),
+        (super::arrutil::SELECT_OPS, Family::Shape),
+        (super::arrutil::ITERATE_OPS, Family::Indexing),
+        (super::arrutil::TEXT_OPS, Family::Files),
     ]
 }
 

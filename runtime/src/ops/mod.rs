@@ -19,6 +19,7 @@ macro_rules! builtin {
 }
 pub(crate) use builtin;
 
+pub mod arrutil;
 pub mod assemble;
 pub mod collective;
 pub mod complex;
@@ -152,6 +153,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         npmath::OPS,
         npmath_calc::OPS,
         npmath_linalg::OPS,
+        arrutil::CALLABLE_OPS,
+        arrutil::INPLACE_OPS,
+        arrutil::SELECT_OPS,
+        arrutil::ITERATE_OPS,
+        arrutil::TEXT_OPS,
     ]
 }
 
