@@ -51,8 +51,8 @@ pub static OPS: &[OpDef] = &[
     },
     OpDef {
         name: "copyto",
-        sig: "x.copyto(device)",
-        doc: "A new copy of x on `device`, even when x is already there.",
+        sig: "x.copyto(device) | copyto(dst, src, casting=\"same_kind\", where=true)",
+        doc: "With a device: a new copy of x on `device`, even when x is already there. With an array or number src (NumPy's copyto): in place, dst's elements (where `where` is true) become src broadcast to dst's shape, cast under `casting`; gives none.",
         method: true,
         kind: OpKind::Func(copyto),
         grad: Some(crate::autodiff::rules::to_device),
@@ -181,7 +181,11 @@ fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::Array(backend::to_device(&x, d)?))
 }
 
-fn copyto(_: &mut Interp, mut a: Args) -> Result<Value> {
+fn copyto(i: &mut Interp, mut a: Args) -> Result<Value> {
+    // NumPy's copyto(dst, src, where=) when the second argument is not a device.
+    if crate::ops::arrutil::inplace::numpy_form(&a) {
+        return crate::ops::arrutil::inplace::copyto_numpy(i, a);
+    }
     let x = array_arg(a.req("x")?, "copyto")?;
     let d = device_arg(&a.req("device")?)?;
     a.finish()?;

@@ -131,8 +131,8 @@ fn by_name(p: &str) -> Vec<&'static str> {
         // The "more NumPy math" family's parameters.
         "a1" => vec!["array([1.0, 2.0])"],
         "a2" => vec!["array([1.0, 2.0])", "array([[1.0, 2.0], [1.0, 2.0]])"],
-        "x1" => vec![MATRIX],
-        "x2" => vec!["array([1.0, 1.0])"],
+        "x1" => vec![MATRIX, "array([1.0, 1.0])"],
+        "x2" => vec!["array([1.0, 1.0])", MATRIX],
         "f" => vec!["array([1.0, 4.0, 9.0, 16.0])"],
         // ediff1d's 1-d array first; h/v/dsplit's 2-d and 3-d ones (ops/nparr).
         "ary" => vec![
@@ -150,6 +150,10 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "deg" => vec!["1"],
         "seq_of_zeros" => vec!["array([1.0, 2.0])"],
         "filt" => vec!["array([0, 0, 1, 2, 0])"],
+        // The arrutil family's parameters (ops/arrutil).
+        "condition" => vec!["array([true, false, true])"],
+        "val" => vec!["5.0"],
+        "*shape" => vec!["2, 2"],
         _ => vec![],
     }
 }

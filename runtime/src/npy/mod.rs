@@ -122,15 +122,46 @@ pub fn savez_checked(
     arrays: &[(String, Array)],
     interrupted: &dyn Fn() -> bool,
 ) -> Result<()> {
+    write_npz(
+        path,
+        arrays,
+        interrupted,
+        "savez",
+        npyz::zip::CompressionMethod::Stored,
+    )
+}
+
+/// `savez_compressed(path, ...)`: like `savez`, the members deflated.
+pub fn savez_compressed_checked(
+    path: &Path,
+    arrays: &[(String, Array)],
+    interrupted: &dyn Fn() -> bool,
+) -> Result<()> {
+    write_npz(
+        path,
+        arrays,
+        interrupted,
+        "savez_compressed",
+        npyz::zip::CompressionMethod::Deflated,
+    )
+}
+
+fn write_npz(
+    path: &Path,
+    arrays: &[(String, Array)],
+    interrupted: &dyn Fn() -> bool,
+    op: &str,
+    method: npyz::zip::CompressionMethod,
+) -> Result<()> {
     let images = arrays
         .iter()
         .map(|(n, a)| Ok((format!("{n}.npy"), NpyImage::of(a)?)))
         .collect::<Result<Vec<_>>>()?;
-    write_file(path, "savez", interrupted, |f| {
+    write_file(path, op, interrupted, |f| {
         let mut w = npyz::zip::ZipWriter::new(f);
         for (name, image) in &images {
             let opts = npyz::zip::write::FileOptions::default()
-                .compression_method(npyz::zip::CompressionMethod::Stored)
+                .compression_method(method)
                 .large_file(image.len() >= u32::MAX as usize);
             w.start_file(name.as_str(), opts)
                 .map_err(std::io::Error::other)?;

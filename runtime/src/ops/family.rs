@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 59] {
+fn tables() -> [(&'static [OpDef], Family); 64] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -126,6 +126,11 @@ fn tables() -> [(&'static [OpDef], Family); 59] {
         (super::signal::SHAPE_OPS, Family::Shape),
         (super::signal::HIST_OPS, Family::Reduction),
         (super::eig::OPS, Family::LinearAlgebra),
+        (super::arrutil::CALLABLE_OPS, Family::Language),
+        (super::arrutil::INPLACE_OPS, Family::Indexing),
+        (super::arrutil::SELECT_OPS, Family::Shape),
+        (super::arrutil::ITERATE_OPS, Family::Indexing),
+        (super::arrutil::TEXT_OPS, Family::Files),
     ]
 }
 

@@ -19,6 +19,7 @@ macro_rules! builtin {
 }
 pub(crate) use builtin;
 
+pub mod arrutil;
 pub mod assemble;
 pub mod collective;
 pub mod complex;
@@ -172,6 +173,11 @@ fn tables() -> Vec<&'static [OpDef]> {
         signal::SHAPE_OPS,
         signal::HIST_OPS,
         eig::OPS,
+        arrutil::CALLABLE_OPS,
+        arrutil::INPLACE_OPS,
+        arrutil::SELECT_OPS,
+        arrutil::ITERATE_OPS,
+        arrutil::TEXT_OPS,
     ]
 }
 

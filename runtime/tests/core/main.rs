@@ -5,6 +5,7 @@ mod array_index_shape;
 mod array_npy;
 mod array_print;
 mod array_random;
+mod arrutil;
 mod assemble;
 mod collective;
 mod copy_layouts;

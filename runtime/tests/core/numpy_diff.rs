@@ -153,3 +153,19 @@ fn nparr_match_numpy() {
         r.assert_clean();
     }
 }
+
+/// NumPy's callables, in-place and assembly helpers (`ops/arrutil/`).
+#[test]
+fn arrutil_match_numpy() {
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "cargo test -p gcalc-runtime --test core arrutil_match_numpy -- --nocapture";
+    for r in assert_fn_suite(
+        "arrutil_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_arrutil::ARRUTIL,
+        DeviceFlag::Cpu,
+    ) {
+        r.assert_clean();
+    }
+}

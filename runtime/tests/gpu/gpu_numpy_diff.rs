@@ -128,3 +128,22 @@ fn gpu_nparr_match_numpy() {
         r.assert_clean();
     }
 }
+
+/// NumPy's callables, in-place and assembly helpers (`ops/arrutil/`) on gpu(0).
+#[test]
+fn gpu_arrutil_match_numpy() {
+    if !have_gpu() {
+        return;
+    }
+    let s = Settings::from_env(INDEX_CASES, FN_CASES);
+    let rerun = "bin/gpu gpu_arrutil_match_numpy --nocapture";
+    for r in assert_fn_suite(
+        "gpu_arrutil_match_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_arrutil::ARRUTIL,
+        DeviceFlag::Gpu(0),
+    ) {
+        r.assert_clean();
+    }
+}

@@ -5,6 +5,7 @@
 //! process of this binary, since a poisoned CUDA context stays poisoned for
 //! the process.
 
+mod gpu_arrutil;
 mod gpu_assemble;
 mod gpu_backend;
 mod gpu_bench;

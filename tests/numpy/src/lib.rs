@@ -13,6 +13,7 @@ pub mod driver;
 pub mod index;
 pub mod lit;
 pub mod ops;
+pub mod ops_arrutil;
 pub mod ops_assemble;
 pub mod ops_ew;
 pub mod ops_fft;
