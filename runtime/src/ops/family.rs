@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 45] {
+fn tables() -> [(&'static [OpDef], Family); 47] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -112,6 +112,8 @@ fn tables() -> [(&'static [OpDef], Family); 45] {
         (super::npmath::OPS, Family::Elementwise),
         (super::npmath_calc::OPS, Family::Reduction),
         (super::npmath_linalg::OPS, Family::LinearAlgebra),
+        (super::generator::OPS, Family::Random),
+        (super::generator::more_draws::OPS, Family::Random),
     ]
 }
 

@@ -31,6 +31,7 @@ pub mod elementwise_math;
 pub mod family;
 pub mod fft;
 pub mod fuse;
+pub mod generator;
 pub mod histogram;
 pub mod index;
 pub mod io;
@@ -152,6 +153,8 @@ fn tables() -> Vec<&'static [OpDef]> {
         npmath::OPS,
         npmath_calc::OPS,
         npmath_linalg::OPS,
+        generator::OPS,
+        generator::more_draws::OPS,
     ]
 }
 

@@ -24,6 +24,7 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_pyhabits;
 mod gpu_random_draws;
+mod gpu_rng_generator;
 mod gpu_session;
 mod gpu_sort;
 mod gpu_stats;
