@@ -166,17 +166,19 @@ impl Program {
     }
 
     pub(super) fn result_expr(&self, lane: &str) -> String {
-        match self.instrs.len() {
+        let (name, from) = match self.instrs.len() {
             0 => {
                 let t = self.inputs.first().map(|i| i.dtype.compute_or_self());
-                convert(&format!("a0{lane}"), t.unwrap_or(self.out), self.out)
+                (format!("a0{lane}"), t.unwrap_or(self.out))
             }
-            n => convert(
-                &format!("r{}{lane}", n - 1),
-                self.instrs[n - 1].result,
-                self.out,
-            ),
+            n => (format!("r{}{lane}", n - 1), self.instrs[n - 1].result),
+        };
+        if (from, self.out) == (DType::Float64, DType::Float16) {
+            // `store` rounds a double to half once (`__double2half`);
+            // converting to float first would round twice (NumPy rounds once).
+            return name;
         }
+        convert(&name, from, self.out)
     }
 
     pub(super) fn load(&self, i: usize, idx: &str) -> String {
