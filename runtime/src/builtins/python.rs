@@ -78,6 +78,11 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
     {
         return Ok(crate::containers::set::as_set(x).is_some());
     }
+    if let Value::Builtin(d) = t
+        && crate::ops::generator::is_generator_type(d)
+    {
+        return Ok(crate::ops::generator::is_generator(x));
+    }
     let name = match t {
         Value::Builtin(def) => def.name,
         Value::DType(DType::Bool) => "bool",
@@ -117,6 +122,11 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
 /// Whether `name`, a type as `type(x)` names it, is the type `t`:
 /// `type(x) == int`, `type(x) == list` compare as in Python.
 pub(crate) fn type_name_is(name: &str, t: &Value) -> bool {
+    if let Value::Builtin(d) = t
+        && crate::ops::generator::is_generator_type(d)
+    {
+        return name == crate::ops::generator::TYPE_NAME;
+    }
     let samples = [
         Value::Int(0),
         Value::Float(0.0),

@@ -154,6 +154,20 @@ fn by_name(p: &str) -> Vec<&'static str> {
         "condition" => vec!["array([true, false, true])"],
         "val" => vec!["5.0"],
         "*shape" => vec!["2, 2"],
+        // NumPy 2's random API (ops/generator/).
+        "left" => vec!["0.0"],
+        "mode" => vec!["1.0"],
+        "right" => vec!["3.0"],
+        "mean" => vec!["1.5", "array([0.0, 1.0])"],
+        "cov" => vec!["array([[2.0, 0.5], [0.5, 1.0]])"],
+        "dfnum" => vec!["5.0"],
+        "dfden" => vec!["7.0"],
+        "nonc" => vec!["1.5"],
+        "kappa" => vec!["2.0"],
+        "ngood" => vec!["5"],
+        "nbad" => vec!["7"],
+        "nsample" => vec!["4"],
+        "state" => vec!["get_state()"],
         _ => vec![],
     }
 }

@@ -536,6 +536,12 @@ impl Interp {
         {
             return Ok(v);
         }
+        // `random.normal(...)`, `random.default_rng(1)`: NumPy's np.random after `from numpy import random`.
+        if let Value::Builtin(d) = &recv
+            && let Some(v) = crate::ops::generator::namespace_attr(d, name)
+        {
+            return Ok(v);
+        }
         // `z.real`, `z.imag`: NumPy's attributes (arrays and Python complex numbers).
         if matches!(
             recv,
@@ -595,6 +601,14 @@ impl Interp {
         }
         if let Value::DType(_) = v {
             out.extend(["name", "itemsize", "kind"].map(String::from));
+        }
+        if let Value::Builtin(d) = v {
+            if crate::ops::fft::namespace_attr(d, "fft").is_some() {
+                out.extend(crate::ops::fft::namespace_names());
+            }
+            if crate::ops::generator::namespace_attr(d, "default_rng").is_some() {
+                out.extend(crate::ops::generator::namespace_names());
+            }
         }
         out.extend(
             crate::containers::methods::method_names(v)

@@ -65,7 +65,7 @@ impl Family {
     }
 }
 
-fn tables() -> [(&'static [OpDef], Family); 64] {
+fn tables() -> [(&'static [OpDef], Family); 66] {
     [
         (super::elementwise::OPS, Family::Elementwise),
         (super::elementwise_math::OPS, Family::Elementwise),
@@ -131,6 +131,8 @@ fn tables() -> [(&'static [OpDef], Family); 64] {
         (super::arrutil::SELECT_OPS, Family::Shape),
         (super::arrutil::ITERATE_OPS, Family::Indexing),
         (super::arrutil::TEXT_OPS, Family::Files),
+        (super::generator::OPS, Family::Random),
+        (super::generator::more_draws::OPS, Family::Random),
     ]
 }
 

@@ -33,6 +33,7 @@ pub mod elementwise_math;
 pub mod family;
 pub mod fft;
 pub mod fuse;
+pub mod generator;
 pub mod histogram;
 pub mod index;
 pub mod io;
@@ -178,6 +179,8 @@ fn tables() -> Vec<&'static [OpDef]> {
         arrutil::SELECT_OPS,
         arrutil::ITERATE_OPS,
         arrutil::TEXT_OPS,
+        generator::OPS,
+        generator::more_draws::OPS,
     ]
 }
 

@@ -44,6 +44,7 @@ mod plot_render;
 mod plot_session;
 mod random_draws;
 mod reduce_layouts;
+mod rng_generator;
 mod session_api;
 mod session_python;
 mod signal;

@@ -28,7 +28,7 @@ fn draw(d: Dist, a: f64, b: f64, n: usize, seed: u64) -> Vec<f64> {
     x.to_f64_vec().expect("read")
 }
 
-fn mean_var(x: &[f64]) -> (f64, f64) {
+pub(crate) fn mean_var(x: &[f64]) -> (f64, f64) {
     let n = x.len() as f64;
     let m = x.iter().sum::<f64>() / n;
     (
@@ -38,7 +38,7 @@ fn mean_var(x: &[f64]) -> (f64, f64) {
 }
 
 /// The sample mean and variance within 5 standard errors of the law's.
-fn assert_moments(what: &str, x: &[f64], mean: f64, var: f64) {
+pub(crate) fn assert_moments(what: &str, x: &[f64], mean: f64, var: f64) {
     let n = x.len() as f64;
     let (m, v) = mean_var(x);
     assert!(
@@ -55,7 +55,7 @@ fn assert_moments(what: &str, x: &[f64], mean: f64, var: f64) {
 /// Kolmogorov-Smirnov: sup |F_n - F| below its 1e-4 critical value (about
 /// 2.1 / sqrt(n)). The laws below put no mass on values rounding to one
 /// float (beta(0.05, 0.1) would: about 1% of it lies within 2^-54 of 1).
-fn assert_ks(what: &str, x: &[f64], cdf: impl Fn(f64) -> f64) {
+pub(crate) fn assert_ks(what: &str, x: &[f64], cdf: impl Fn(f64) -> f64) {
     let mut s = x.to_vec();
     s.sort_by(f64::total_cmp);
     let n = s.len() as f64;
@@ -76,7 +76,7 @@ fn assert_ks(what: &str, x: &[f64], cdf: impl Fn(f64) -> f64) {
 
 /// Chi-square of counts against probabilities (cells with expected counts
 /// below 5 merged into their neighbour), below the 1e-4 critical value.
-fn assert_chi2(what: &str, counts: &[f64], probs: &[f64]) {
+pub(crate) fn assert_chi2(what: &str, counts: &[f64], probs: &[f64]) {
     let n: f64 = counts.iter().sum();
     let (mut cells, mut o, mut e) = (Vec::new(), 0.0, 0.0);
     for (c, p) in counts.iter().zip(probs) {
@@ -102,7 +102,7 @@ fn assert_chi2(what: &str, counts: &[f64], probs: &[f64]) {
 }
 
 /// Counts of the integer values 0..len.
-fn histogram(x: &[f64], len: usize) -> Vec<f64> {
+pub(crate) fn histogram(x: &[f64], len: usize) -> Vec<f64> {
     let mut h = vec![0.0; len];
     for &v in x {
         assert!(v >= 0.0 && v.fract() == 0.0, "not a count: {v}");
@@ -117,7 +117,7 @@ fn ln_gamma(x: f64) -> f64 {
 }
 
 /// The regularized lower incomplete gamma P(k, x) (series, or continued fraction).
-fn gamma_p(k: f64, x: f64) -> f64 {
+pub(crate) fn gamma_p(k: f64, x: f64) -> f64 {
     if x <= 0.0 {
         return 0.0;
     }
@@ -264,7 +264,7 @@ fn discrete_draws_follow_their_laws() {
     }
 }
 
-fn arr(s: &mut Session, expr: &str) -> (Vec<f64>, Vec<usize>, DType, Device) {
+pub(crate) fn arr(s: &mut Session, expr: &str) -> (Vec<f64>, Vec<usize>, DType, Device) {
     run(s, &format!("out = {expr}")).unwrap_or_else(|e| panic!("{expr}: {e}"));
     match s.get("out") {
         Some(Value::Array(a)) => (
@@ -277,7 +277,7 @@ fn arr(s: &mut Session, expr: &str) -> (Vec<f64>, Vec<usize>, DType, Device) {
     }
 }
 
-fn err(s: &mut Session, code: &str) -> String {
+pub(crate) fn err(s: &mut Session, code: &str) -> String {
     run(s, code)
         .err()
         .unwrap_or_else(|| panic!("{code} gave no error"))

@@ -26,6 +26,7 @@ mod gpu_poison;
 mod gpu_profile;
 mod gpu_pyhabits;
 mod gpu_random_draws;
+mod gpu_rng_generator;
 mod gpu_session;
 mod gpu_signal;
 mod gpu_sort;

@@ -177,6 +177,12 @@ const ALLOWED: &[(&str, &str, &str, &str)] = &[
         "NumPy's `dtype=float`, `dtype=int`: Python's types as dtypes, not calls of the ops",
     ),
     (
+        "ops/norms.rs",
+        "op-names",
+        "&*s == \"f\"",
+        "the matrix norm order \"f\" (Frobenius, NumPy's spelling), not the draw f()",
+    ),
+    (
         "ops/creation.rs",
         "op-names",
         "=> DType::",
