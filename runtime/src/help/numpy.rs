@@ -118,7 +118,11 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ),
     // NumPy 2's random API (ops/generator/).
     ("default_rng", "NumPy", "np.random.default_rng(seed)"),
-    ("Generator", "NumPy", "np.random.Generator"),
+    (
+        "Generator",
+        "NumPy",
+        "np.random.Generator(np.random.Philox(seed))",
+    ),
     ("get_state", "NumPy", "np.random.get_state(legacy=False)"),
     ("set_state", "NumPy", "np.random.set_state(state)"),
     ("random_sample", "NumPy", "np.random.random_sample(size)"),
@@ -249,6 +253,14 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ("lstsq", "NumPy", "np.linalg.lstsq(a, b, rcond=None)"),
     ("pinv", "NumPy", "np.linalg.pinv(a, rcond=None)"),
     ("matrix_power", "NumPy", "np.linalg.matrix_power(a, n)"),
+    ("eig", "NumPy", "np.linalg.eig(a)"),
+    ("eigvals", "NumPy", "np.linalg.eigvals(a)"),
+    ("tensorinv", "NumPy", "np.linalg.tensorinv(a, ind=2)"),
+    (
+        "tensorsolve",
+        "NumPy",
+        "np.linalg.tensorsolve(a, b, axes=None)",
+    ),
     ("save", "NumPy", "np.save(path, x)"),
     ("load", "NumPy", "np.load(path)"),
     ("savez", "NumPy", "np.savez(path, a, b, name=c)"),
