@@ -2,11 +2,14 @@
 //! accumulators (accurate, vectorisable, and with a fixed order so results do
 //! not depend on threads), NaN-propagating max/min, and row folds that
 //! accumulate whole rows into a vector of outputs (reductions over an outer
-//! axis, as NumPy's strided loops do).
+//! axis, as NumPy's strided loops do), and any/all tests that stop at the
+//! first deciding element.
 
 use super::simd::{Level, level};
 
 const LANES: usize = 16;
+/// Accumulators of max/min: 64 f32 (four AVX-512 vectors), 64 f64 (eight).
+const EXT_LANES: usize = 64;
 
 #[inline(always)]
 fn fold_body<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
@@ -30,8 +33,10 @@ fn fold_body<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
 
 #[inline(always)]
 fn ext_body<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
-    let mut acc = [init; LANES];
-    let chunks = x.chunks_exact(LANES);
+    // Four vectors' worth of independent accumulators: with one (16 lanes)
+    // every compare-and-blend waited for the previous one.
+    let mut acc = [init; EXT_LANES];
+    let chunks = x.chunks_exact(EXT_LANES);
     let rem = chunks.remainder();
     #[allow(clippy::eq_op)]
     let pick = |a: T, v: T| {
@@ -39,18 +44,37 @@ fn ext_body<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
         if better || v != v { v } else { a }
     };
     for c in chunks {
-        for j in 0..LANES {
+        for j in 0..EXT_LANES {
             acc[j] = pick(acc[j], c[j]);
         }
     }
-    let mut m = init;
-    for a in acc {
-        m = pick(m, a);
+    // Halves folded pairwise (vectorised; the scalar fold of 64 was most
+    // of the time of short lanes).
+    let mut w = EXT_LANES / 2;
+    while w > 0 {
+        for j in 0..w {
+            acc[j] = pick(acc[j], acc[j + w]);
+        }
+        w /= 2;
     }
+    let mut m = pick(init, acc[0]);
     for &v in rem {
         m = pick(m, v);
     }
     m
+}
+
+/// Max/min of totally ordered elements (ints): a plain fold, which LLVM
+/// turns into a vector max reduction (the 16-accumulator form of
+/// `ext_body` was vectorised across chunks with gathers for i64, 10x
+/// slower).
+#[inline(always)]
+fn ord_body<T: Copy + Ord, const MAX: bool>(x: &[T], init: T) -> T {
+    if MAX {
+        x.iter().copied().fold(init, Ord::max)
+    } else {
+        x.iter().copied().fold(init, Ord::min)
+    }
 }
 
 #[inline(always)]
@@ -80,8 +104,57 @@ fn rows_body<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
     }
 }
 
+/// any/all look at pieces of this many elements, branch-free inside a piece
+/// (so the compares vectorise) and stop between pieces once decided.
+const TEST_PIECE: usize = 1024;
+
+#[inline(always)]
+fn test_body<T: Copy + PartialEq, const ANY: bool>(x: &[T], zero: T) -> bool {
+    for c in x.chunks(TEST_PIECE) {
+        let hit = if ANY {
+            c.iter().fold(0u8, |a, &v| a | u8::from(v != zero))
+        } else {
+            c.iter().fold(0u8, |a, &v| a | u8::from(v == zero))
+        };
+        if hit != 0 {
+            return ANY;
+        }
+    }
+    !ANY
+}
+
+/// The first index where `f` holds: pieces tested branch-free (the
+/// compares vectorise), then the deciding piece searched.
+#[inline(always)]
+fn find_body<T: Copy, F: Fn(T) -> bool>(x: &[T], f: F) -> Option<usize> {
+    // Short pieces: the deciding one is searched element by element.
+    const PIECE: usize = 128;
+    for (k, c) in x.chunks(PIECE).enumerate() {
+        if c.iter().fold(0u8, |a, &v| a | u8::from(f(v))) != 0 {
+            return c.iter().position(|&v| f(v)).map(|i| k * PIECE + i);
+        }
+    }
+    None
+}
+
 #[cfg(target_arch = "x86_64")]
 mod v {
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
+    pub unsafe fn find_512<T: Copy, F: Fn(T) -> bool>(x: &[T], f: F) -> Option<usize> {
+        super::find_body(x, f)
+    }
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn find_256<T: Copy, F: Fn(T) -> bool>(x: &[T], f: F) -> Option<usize> {
+        super::find_body(x, f)
+    }
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
+    pub unsafe fn test_512<T: Copy + PartialEq, const ANY: bool>(x: &[T], zero: T) -> bool {
+        super::test_body::<T, ANY>(x, zero)
+    }
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn test_256<T: Copy + PartialEq, const ANY: bool>(x: &[T], zero: T) -> bool {
+        super::test_body::<T, ANY>(x, zero)
+    }
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
     pub unsafe fn rows_512<T: Copy, A: Copy, F: Fn(A, T, f64) -> A>(
         acc: &mut [A],
@@ -116,6 +189,14 @@ mod v {
     pub unsafe fn ext_512<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
         super::ext_body::<T, MAX>(x, init)
     }
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
+    pub unsafe fn ord_512<T: Copy + Ord, const MAX: bool>(x: &[T], init: T) -> T {
+        super::ord_body::<T, MAX>(x, init)
+    }
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub unsafe fn ord_256<T: Copy + Ord, const MAX: bool>(x: &[T], init: T) -> T {
+        super::ord_body::<T, MAX>(x, init)
+    }
     #[target_feature(enable = "avx2,fma,f16c")]
     pub unsafe fn ext_256<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
         super::ext_body::<T, MAX>(x, init)
@@ -146,6 +227,48 @@ pub fn extreme<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
         Level::Base => {}
     }
     ext_body::<T, MAX>(x, init)
+}
+
+/// Max (`MAX = true`) or min of `init` and the ints `x` (any order gives
+/// the same answer).
+#[inline(always)]
+pub fn extreme_ord<T: Copy + Ord, const MAX: bool>(x: &[T], init: T) -> T {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: `level()` checked that the CPU has these features.
+        Level::Avx512 => return unsafe { v::ord_512::<T, MAX>(x, init) },
+        Level::Avx2 => return unsafe { v::ord_256::<T, MAX>(x, init) },
+        Level::Base => {}
+    }
+    ord_body::<T, MAX>(x, init)
+}
+
+/// The first index of `x` where `f` holds (argmax's second pass).
+#[inline(always)]
+pub fn find_first<T: Copy, F: Fn(T) -> bool>(x: &[T], f: F) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: `level()` checked that the CPU has these features.
+        Level::Avx512 => return unsafe { v::find_512(x, f) },
+        Level::Avx2 => return unsafe { v::find_256(x, f) },
+        Level::Base => {}
+    }
+    find_body(x, f)
+}
+
+/// `ANY`: whether some element of `x` differs from `zero`; otherwise whether
+/// none equals it (NaN counts as nonzero, -0.0 as zero, as in NumPy). Stops
+/// at the first piece that decides.
+#[inline(always)]
+pub fn test_nonzero<T: Copy + PartialEq, const ANY: bool>(x: &[T], zero: T) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    match level() {
+        // SAFETY: `level()` checked that the CPU has these features.
+        Level::Avx512 => return unsafe { v::test_512::<T, ANY>(x, zero) },
+        Level::Avx2 => return unsafe { v::test_256::<T, ANY>(x, zero) },
+        Level::Base => {}
+    }
+    test_body::<T, ANY>(x, zero)
 }
 
 /// For each row start `r` of `rows` in order: `acc[j] = f(acc[j], d[r + j * vs],

@@ -81,7 +81,7 @@ fn is_instance(x: &Value, t: &Value) -> Result<bool> {
     if let Value::Builtin(d) = t
         && crate::ops::generator::is_generator_type(d)
     {
-        return Ok(crate::ops::generator::is_generator(x));
+        return Ok(crate::ops::generator::is_generator_of(x, d));
     }
     let name = match t {
         Value::Builtin(def) => def.name,
@@ -125,7 +125,7 @@ pub(crate) fn type_name_is(name: &str, t: &Value) -> bool {
     if let Value::Builtin(d) = t
         && crate::ops::generator::is_generator_type(d)
     {
-        return name == crate::ops::generator::TYPE_NAME;
+        return name == d.name;
     }
     let samples = [
         Value::Int(0),

@@ -12,12 +12,16 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interrupt::Stop;
 use crate::opid::ReduceOp;
-use gcalc_kernels::cpu::reduce::{extreme, fold_sum};
+use gcalc_kernels::cpu::reduce::{extreme, extreme_ord, find_first, fold_sum, test_nonzero};
 use rayon::prelude::*;
 
 /// Contiguous lanes longer than this are summed in parallel chunks of `CHUNK`.
 const PAR_LANE: usize = 1 << 20;
 const CHUNK: usize = 1 << 16;
+/// Reductions of fewer elements than this run on one thread: rayon's
+/// dispatch (tens of microseconds on two cores) cost more than it saved
+/// (argmax over 250 lanes of 400 f32 took 47 us in parallel).
+pub(super) const PAR_ELEMS: usize = 1 << 19;
 
 /// `op` of host array `a` over the axes marked in `red` (checked by the
 /// caller: argmax/argmin take one axis or all, lanes of max/min/argmax/argmin
@@ -179,6 +183,49 @@ impl<S: Element> Lane<'_, S> {
             }
         }
     }
+    /// `any`: whether some element is nonzero; else whether all are. Stops
+    /// at the first deciding piece (NumPy's any/all on random data look at
+    /// a few elements), in parallel for long slices.
+    pub(super) fn test_nonzero(self, any: bool) -> bool {
+        let zero = S::default();
+        let test = |s: &[S]| {
+            if any {
+                test_nonzero::<S, true>(s, zero)
+            } else {
+                test_nonzero::<S, false>(s, zero)
+            }
+        };
+        match self {
+            Lane::Slice(s) if s.len() >= PAR_LANE && any => s.par_chunks(CHUNK).any(test),
+            Lane::Slice(s) if s.len() >= PAR_LANE => s.par_chunks(CHUNK).all(test),
+            Lane::Slice(s) => test(s),
+            Lane::Runs {
+                d,
+                bases,
+                len,
+                stride,
+                stop,
+            } => {
+                for b in bases {
+                    if stop.requested() {
+                        // The caller returns the interrupted error.
+                        return !any;
+                    }
+                    let decided = if stride == 1 {
+                        test(&d[b..b + len]) == any
+                    } else {
+                        (0..len).any(|k| {
+                            (d[(b as isize + k as isize * stride) as usize] != zero) == any
+                        })
+                    };
+                    if decided {
+                        return any;
+                    }
+                }
+                !any
+            }
+        }
+    }
     pub(super) fn for_each(self, mut f: impl FnMut(S)) {
         match self {
             Lane::Slice(s) => s.iter().for_each(|&x| f(x)),
@@ -231,7 +278,7 @@ impl Plan {
         let bases = self
             .stop
             .until(layout::OffsetIter::new(&self.ks, &self.kst, self.offset));
-        if n_out > 1 && n_out * self.m >= 1 << 16 {
+        if n_out > 1 && n_out * self.m >= PAR_ELEMS {
             let bases: Vec<usize> = bases.collect();
             bases.into_par_iter().map(|b| f(lane(b))).collect()
         } else {
@@ -241,6 +288,12 @@ impl Plan {
 }
 
 fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -> Result<HostData> {
+    // max/min of bools are any/all, which stop once decided.
+    let op = match op {
+        ReduceOp::Max if S::DTYPE == DType::Bool => ReduceOp::Any,
+        ReduceOp::Min if S::DTYPE == DType::Bool => ReduceOp::All,
+        op => op,
+    };
     let is_float = S::DTYPE.is_float();
     let float_out = if is_float { S::DTYPE } else { float_x };
     let m = p.m as f64;
@@ -344,18 +397,7 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         | ReduceOp::CountNonzero => super::nanreduce::run(op, d, p, ddof)?,
         ReduceOp::Any | ReduceOp::All => {
             let any = op == ReduceOp::Any;
-            HostData::Bool(p.lanes(d, |l| {
-                let mut r = !any;
-                l.for_each(|x| {
-                    let nz = if is_float {
-                        x.to_f64() != 0.0
-                    } else {
-                        x.to_i64() != 0
-                    };
-                    if any { r |= nz } else { r &= nz }
-                });
-                r
-            }))
+            HostData::Bool(p.lanes(d, |l| l.test_nonzero(any)))
         }
     })
 }
@@ -381,6 +423,25 @@ fn extreme_lane<S: Element>(l: Lane<'_, S>, max: bool) -> S {
         }
         if let Some(f) = f64_slice(s) {
             fast!(f64, f)
+        }
+        macro_rules! fast_int {
+            ($t:ty) => {{
+                // SAFETY: S is $t (checked through its dtype), so the layouts are identical.
+                let x: &[$t] =
+                    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const $t, s.len()) };
+                let r = if max {
+                    extreme_ord::<$t, true>(x, x[0])
+                } else {
+                    extreme_ord::<$t, false>(x, x[0])
+                };
+                // Through i64, exactly (an f64 would round int64s past 2^53).
+                return S::from_i64(r as i64);
+            }};
+        }
+        match S::DTYPE {
+            DType::Int64 => fast_int!(i64),
+            DType::Int32 => fast_int!(i32),
+            _ => {}
         }
     }
     let mut best: Option<S> = None;
@@ -428,19 +489,19 @@ fn f64_slice<S: Element>(s: &[S]) -> Option<&[f64]> {
 /// for other dtypes or an empty lane.
 fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
     macro_rules! go {
-        ($t:ty) => {{
+        ($t:ty, $ext:ident) => {{
             // SAFETY: S is $t (checked through its dtype), so the layouts are identical.
             let x: &[$t] = unsafe { std::slice::from_raw_parts(s.as_ptr() as *const $t, s.len()) };
             let e = if max {
-                extreme::<$t, true>(x, x[0])
+                $ext::<$t, true>(x, x[0])
             } else {
-                extreme::<$t, false>(x, x[0])
+                $ext::<$t, false>(x, x[0])
             };
             #[allow(clippy::eq_op)]
             let i = if e != e {
-                x.iter().position(|v| v != v)
+                find_first(x, |v| v != v)
             } else {
-                x.iter().position(|&v| v == e)
+                find_first(x, |v| v == e)
             };
             i.map(|i| i as i64)
         }};
@@ -449,10 +510,10 @@ fn arg_slice<S: Element>(s: &[S], max: bool) -> Option<i64> {
         return None;
     }
     match S::DTYPE {
-        DType::Float32 => go!(f32),
-        DType::Float64 => go!(f64),
-        DType::Int32 => go!(i32),
-        DType::Int64 => go!(i64),
+        DType::Float32 => go!(f32, extreme),
+        DType::Float64 => go!(f64, extreme),
+        DType::Int32 => go!(i32, extreme_ord),
+        DType::Int64 => go!(i64, extreme_ord),
         DType::Bool => {
             // SAFETY: S is bool (checked through its dtype), so the layouts are identical.
             let x: &[bool] =

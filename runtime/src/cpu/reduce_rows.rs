@@ -127,11 +127,12 @@ impl RowPlan {
             acc
         };
         let items = outer.len() * nb * nc;
-        let parts: Vec<Vec<A>> = if items > 1 && outer.len() * self.n * self.m >= 1 << 16 {
-            (0..items).into_par_iter().map(work).collect()
-        } else {
-            (0..items).map(work).collect()
-        };
+        let parts: Vec<Vec<A>> =
+            if items > 1 && outer.len() * self.n * self.m >= super::reduce::PAR_ELEMS {
+                (0..items).into_par_iter().map(work).collect()
+            } else {
+                (0..items).map(work).collect()
+            };
         let mut out = vec![parts[0][0]; outer.len() * self.n];
         for (o, &(_, ob)) in outer.iter().enumerate() {
             for b in 0..nb {
@@ -269,13 +270,9 @@ pub(super) fn run_rows<S: Element>(
             )
         }
     };
-    let nz = |x: S| {
-        if is_float {
-            x.to_f64() != 0.0
-        } else {
-            x.to_i64() != 0
-        }
-    };
+    // Nonzero as NumPy reads it: NaN is, -0.0 is not; a complex element
+    // is when either part is.
+    let nz = |x: S| x != S::default();
     Some(match op {
         ReduceOp::Sum if is_float => HostData::from_f64s(float_out, sum().into_iter()),
         ReduceOp::Mean => HostData::from_f64s(float_out, sum().into_iter().map(|s| s / m)),

@@ -35,9 +35,21 @@ const OTHERS: &[(&str, &str, &str)] = &[
     ("flatten", "NumPy", "x.flatten()"),
     ("rand", "NumPy", "np.random.rand(*shape)"),
     ("randn", "NumPy", "np.random.randn(*shape)"),
-    ("randint", "NumPy", "np.random.randint(lo, hi, size=shape)"),
-    ("uniform", "NumPy", "np.random.uniform(lo, hi, size=shape)"),
-    ("normal", "NumPy", "np.random.normal(mu, sigma, size=shape)"),
+    (
+        "randint",
+        "NumPy",
+        "np.random.randint(low, high, size=shape)",
+    ),
+    (
+        "uniform",
+        "NumPy",
+        "np.random.uniform(low, high, size=shape)",
+    ),
+    (
+        "normal",
+        "NumPy",
+        "np.random.normal(loc, scale, size=shape)",
+    ),
     ("seed", "NumPy", "np.random.seed(n)"),
     (
         "exponential",
@@ -122,6 +134,11 @@ const OTHERS: &[(&str, &str, &str)] = &[
         "Generator",
         "NumPy",
         "np.random.Generator(np.random.Philox(seed))",
+    ),
+    (
+        "RandomState",
+        "NumPy",
+        "np.random.RandomState(seed) (gcalc's numbers are Philox's, not MT19937's)",
     ),
     ("get_state", "NumPy", "np.random.get_state(legacy=False)"),
     ("set_state", "NumPy", "np.random.set_state(state)"),

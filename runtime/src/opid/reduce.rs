@@ -65,6 +65,21 @@ impl ReduceOp {
             ReduceOp::Std | ReduceOp::Var | ReduceOp::Nanstd | ReduceOp::Nanvar
         )
     }
+    /// NumPy's `dtype=` (the type the reduction computes in and gives).
+    pub fn takes_dtype(self) -> bool {
+        matches!(
+            self,
+            ReduceOp::Sum
+                | ReduceOp::Mean
+                | ReduceOp::Prod
+                | ReduceOp::Std
+                | ReduceOp::Var
+                | ReduceOp::Nansum
+                | ReduceOp::Nanmean
+                | ReduceOp::Nanstd
+                | ReduceOp::Nanvar
+        )
+    }
     /// max/min/argmax/argmin: an empty lane has no value to give.
     pub fn needs_elements(self) -> bool {
         matches!(

@@ -153,7 +153,7 @@ fn py_number(o: &Operand) -> Option<(f64, f64)> {
 /// The error of a builtin that has no complex form, called on a complex array.
 pub fn unsupported(name: &str, dtype: DType) -> crate::error::Error {
     crate::error::Error::dtype(name, format!("`{name}` does not support {dtype} arrays"))
-        .with_help("complex arrays take arithmetic, == and !=, sum mean prod, matmul dot outer, real imag conj abs angle exp log sqrt, the fft family, shape changes and indexing; otherwise work on real(z) and imag(z), or abs(z)")
+        .with_help("complex arrays take arithmetic, == and !=, sum mean prod any all, matmul dot outer, real imag conj abs angle exp log sqrt, the fft family, shape changes and indexing; otherwise work on real(z) and imag(z), or abs(z)")
 }
 
 /// Whether builtin `def` handles complex arrays (elsewhere the real loops
@@ -172,7 +172,11 @@ fn accepts_complex(def: &'static OpDef) -> bool {
         OpKind::Elementwise(_) => true,
         OpKind::Reduce(r) => matches!(
             r,
-            crate::opid::ReduceOp::Sum | crate::opid::ReduceOp::Mean | crate::opid::ReduceOp::Prod
+            crate::opid::ReduceOp::Sum
+                | crate::opid::ReduceOp::Mean
+                | crate::opid::ReduceOp::Prod
+                | crate::opid::ReduceOp::Any
+                | crate::opid::ReduceOp::All
         ),
         OpKind::Func(_) => {
             in_table(OPS)

@@ -38,22 +38,22 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "uniform",
-        "uniform(lo, hi, shape, dtype=floatX, device=none)",
-        "Uniform random numbers in [lo, hi).",
+        "uniform(low=0.0, high=1.0, size=none, dtype=floatX, device=none)",
+        "Uniform random numbers in [low, high) (numbers or arrays that broadcast; lo/hi and shape are accepted too); without size and with numbers, one Python float, as NumPy's.",
         false,
         uniform_call
     ),
     op!(
         "normal",
-        "normal(mu, sigma, shape, dtype=floatX, device=none)",
-        "Normal random numbers with mean mu and standard deviation sigma.",
+        "normal(loc=0.0, scale=1.0, size=none, dtype=floatX, device=none)",
+        "Normal random numbers with mean loc and standard deviation scale >= 0 (numbers or arrays that broadcast; mu/sigma and shape are accepted too); without size and with numbers, one Python float, as NumPy's.",
         false,
         normal_call
     ),
     op!(
         "randint",
-        "randint(lo, hi, shape, dtype=int64, device=none)",
-        "Random integers in [lo, hi).",
+        "randint(low, high=none, size=none, dtype=int64, device=none)",
+        "Random integers in [low, high), or [0, low) without high (lo/hi and shape are accepted too); without size, one Python int, as NumPy's.",
         false,
         randint_call
     ),
@@ -112,7 +112,20 @@ fn two_floats(a: &mut Args, k1: &str, k2: &str) -> Result<(f64, f64)> {
     Ok((x, y))
 }
 
+/// Whether a call is gcalc's own form `name(a, b, shape...)` with two numbers
+/// and a shape by position (else NumPy's form: defaults, `size=`, keywords,
+/// array parameters, no size for one Python float).
+fn own_form(a: &Args) -> bool {
+    let number = |v: &Value| matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_));
+    a.pos.len() >= 3
+        && a.pos[..2].iter().all(number)
+        && a.kw.iter().all(|(k, _)| k == "dtype" || k == "device")
+}
+
 fn uniform_call(i: &mut Interp, mut a: Args) -> Result<Value> {
+    if !own_form(&a) {
+        return super::generator::numpy_uniform(i, a);
+    }
     let (lo, hi) = two_floats(&mut a, "lo", "hi")?;
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
@@ -120,15 +133,41 @@ fn uniform_call(i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn normal_call(i: &mut Interp, mut a: Args) -> Result<Value> {
+    if !own_form(&a) {
+        return super::generator::numpy_normal(i, a);
+    }
     let (mu, sigma) = two_floats(&mut a, "mu", "sigma")?;
     let (shape, dt, dev) = shape_and_place(i, &mut a, i.float_x())?;
     a.finish_with(&["dtype", "device"])?;
     Ok(normal(&mut i.rng, mu, sigma, &shape, dt, dev)?.into())
 }
 
+/// NumPy's `randint(low, high=None, size=None)` (gcalc's `lo`/`hi`/`shape`
+/// too): without high, [0, low); without size, one Python int.
 fn randint_call(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let lo = int_arg(&a.req("lo")?, "lo")?;
-    let hi = int_arg(&a.req("hi")?, "hi")?;
+    let sized = a.pos.len() > 2
+        || a.kw
+            .iter()
+            .any(|(k, _)| ["shape", "size"].contains(&k.as_str()));
+    let low = match a.opt("lo")? {
+        Some(v) => v,
+        None => a.req("low")?,
+    };
+    let high = match a.opt("hi")? {
+        Some(v) => Some(v),
+        None => a.opt("high")?,
+    };
+    let (lo, hi) = match high {
+        Some(h) if !matches!(h, Value::None) => (int_arg(&low, "low")?, int_arg(&h, "high")?),
+        _ => (0, int_arg(&low, "low")?),
+    };
+    if !sized {
+        let (dt, dev) = dtype_device(&mut a)?;
+        a.finish_with(&["dtype", "device"])?;
+        let dev = dev.unwrap_or_else(|| i.default_device());
+        let x = randint(&mut i.rng, lo, hi, &[], dt.unwrap_or(DType::Int64), dev)?;
+        return Ok(Value::Int(x.to_vec::<i64>()?[0]));
+    }
     let (shape, dt, dev) = shape_and_place(i, &mut a, DType::Int64)?;
     a.finish_with(&["dtype", "device"])?;
     Ok(randint(&mut i.rng, lo, hi, &shape, dt, dev)?.into())

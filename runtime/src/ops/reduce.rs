@@ -32,19 +32,19 @@ macro_rules! red {
 pub static OPS: &[OpDef] = &[
     red!(
         Sum,
-        "sum(x, axis=none, keepdims=false)",
+        "sum(x, axis=none, keepdims=false, dtype=none)",
         "Sum of the elements over axis (all when none); ints sum in int64.",
         grad: crate::autodiff::rules::sum_grad
     ),
     red!(
         Mean,
-        "mean(x, axis=none, keepdims=false)",
+        "mean(x, axis=none, keepdims=false, dtype=none)",
         "Arithmetic mean over axis; ints give floatX.",
         grad: crate::autodiff::rules::mean_grad
     ),
     red!(
         Prod,
-        "prod(x, axis=none, keepdims=false)",
+        "prod(x, axis=none, keepdims=false, dtype=none)",
         "Product of the elements over axis; ints in int64.",
         grad: crate::autodiff::rules::prod_grad
     ),
@@ -72,13 +72,13 @@ pub static OPS: &[OpDef] = &[
     ),
     red!(
         Std,
-        "std(x, axis=none, keepdims=false, ddof=0)",
+        "std(x, axis=none, keepdims=false, ddof=0, dtype=none)",
         "Standard deviation over axis, dividing by n - ddof.",
         grad: crate::autodiff::rules::std_grad
     ),
     red!(
         Var,
-        "var(x, axis=none, keepdims=false, ddof=0)",
+        "var(x, axis=none, keepdims=false, ddof=0, dtype=none)",
         "Variance over axis, dividing by n - ddof.",
         grad: crate::autodiff::rules::var_grad
     ),
@@ -366,15 +366,29 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
     } else {
         0
     };
-    args.finish_with(&["axis", "keepdims", "ddof"])?;
-    Ok(Value::Array(reduce_ddof(
-        op,
-        &x,
-        axes.as_deref(),
-        keepdims,
-        ddof,
-        interp.float_x(),
-    )?))
+    // NumPy's `dtype=`: the elements are cast to it first and the result
+    // has it (`sum(x, dtype=float64)` of float32 data sums in float64).
+    let dtype = match args.kw("dtype") {
+        None | Some(Value::None) => None,
+        Some(v) if op.takes_dtype() => Some(super::creation::dtype_arg(&v)?),
+        Some(_) => {
+            return Err(Error::type_(format!("{name}() takes no dtype="))
+                .with_op(name)
+                .with_help(format!(
+                    "cast the result instead: {name}(x).astype(float64)"
+                )));
+        }
+    };
+    args.finish_with(&["axis", "keepdims", "ddof", "dtype"])?;
+    let x = match dtype {
+        Some(d) if d != x.dtype() => x.astype(d)?,
+        _ => x,
+    };
+    let r = reduce_ddof(op, &x, axes.as_deref(), keepdims, ddof, interp.float_x())?;
+    Ok(Value::Array(match dtype {
+        Some(d) if d != r.dtype() => r.astype(d)?,
+        _ => r,
+    }))
 }
 
 /// Reduce `a` by `op` over `axes` (None: all).
@@ -449,6 +463,23 @@ pub fn reduce_ddof(
         return match op {
             ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Prod => {
                 backend::complex::reduce(op, a, &red, keepdims)
+            }
+            ReduceOp::Any | ReduceOp::All => {
+                // An element is nonzero when either part is: reduce `a != 0`.
+                let nz = super::fuse::apply(
+                    "not_equal",
+                    vec![
+                        super::fuse::Operand::Array(a.clone()),
+                        super::fuse::Operand::Int(0),
+                    ],
+                    float_x,
+                )?;
+                match nz {
+                    super::fuse::Operand::Array(b) => {
+                        backend::reduce::reduce(op, &b, &red, keepdims, ddof, float_x)
+                    }
+                    _ => Err(Error::internal("any/all: `!= 0` of an array gave a scalar")),
+                }
             }
             _ => Err(super::complex::unsupported(name, a.dtype())),
         };

@@ -232,3 +232,87 @@ fn outer_axis_reductions_of_empty_arrays() {
         }
     }
 }
+
+/// any/all stop at the first piece that decides (`test_nonzero`): a single
+/// deciding element at the start, at and around piece (1024) and parallel
+/// chunk (65536) boundaries and at the end, in contiguous lanes, strided
+/// lanes, runs of several blocks and the row path, must be found wherever it
+/// is; NaN counts as nonzero and -0.0 as zero, as in NumPy.
+#[test]
+fn any_all_find_one_deciding_element_anywhere() {
+    let n = (1usize << 20) + 3000; // past the parallel-lane size; even
+    let rows = n / 8;
+    for at in [0, 1023, 1024, 1025, 65535, 65536, 700_001, n - 1] {
+        for (dtype, zero, nonzero) in [
+            (DType::Float32, 0.0f64, 1.0f64),
+            (DType::Float64, -0.0, f64::NAN),
+            (DType::Int64, 0.0, -3.0),
+            (DType::Bool, 0.0, 1.0),
+        ] {
+            let make = |fill: f64, one: f64| {
+                let mut v = vec![fill; n];
+                v[at] = one;
+                Array::from_vec(v, vec![n]).astype(dtype).unwrap()
+            };
+            // (op, data, whether the element at `at` decides, the answer of
+            // a lane holding it).
+            for (op, a, decides, want) in [
+                (ReduceOp::Any, make(zero, nonzero), true, 1.0),
+                (ReduceOp::All, make(nonzero, zero), true, 0.0),
+                (ReduceOp::Any, make(zero, zero), false, 0.0),
+                (ReduceOp::All, make(nonzero, nonzero), false, 1.0),
+            ] {
+                let lane = |holds: bool| if holds || !decides { want } else { 1.0 - want };
+                let what = format!("{op:?} {dtype} at {at}");
+                let flat = run(op, &a, &None).to_f64_vec().unwrap();
+                assert_eq!(flat, vec![want], "{what}: flat");
+                // Every other element, from `at`'s parity: one strided lane.
+                let s = a.view(vec![n / 2], vec![2], at % 2);
+                let got = run(op, &s, &None).to_f64_vec().unwrap();
+                assert_eq!(got, vec![want], "{what}: step 2");
+                // Two blocks of `n / 4` with a gap: runs of stride 1.
+                let b = a.view(vec![2, n / 4], vec![(n / 2) as isize, 1], 0);
+                let holds = at % (n / 2) < n / 4;
+                let got = run(op, &b, &None).to_f64_vec().unwrap();
+                assert_eq!(got, vec![lane(holds)], "{what}: two blocks");
+                if at >= rows * 8 {
+                    continue;
+                }
+                // Columns of a (rows, 8) view: the row path.
+                let m = a.view(vec![rows, 8], vec![8, 1], 0);
+                let want_cols: Vec<f64> = (0..8).map(|j| lane(j == at % 8)).collect();
+                let got = run(op, &m, &Some(vec![0])).to_f64_vec().unwrap();
+                assert_eq!(got, want_cols, "{what}: axis 0");
+                // The rows of the same view: 8-element contiguous lanes.
+                let got = run(op, &m, &Some(vec![1])).to_f64_vec().unwrap();
+                assert_eq!(got[at / 8], lane(true), "{what}: axis 1 at its row");
+                if at / 8 != 0 {
+                    assert_eq!(got[0], lane(false), "{what}: axis 1 row 0");
+                }
+            }
+        }
+    }
+}
+
+/// int64 max/min of contiguous lanes stay exact past 2^53 (the vectorised
+/// path must not go through f64), and bool max/min are any/all.
+#[test]
+fn int64_extremes_exact_and_bool_extremes_are_any_all() {
+    let big = (1i64 << 62) + 3;
+    let v = vec![(1i64 << 62) + 1, big, i64::MIN, 5, big - 1];
+    let a = Array::from_vec(v.clone(), vec![5]);
+    let one = |op| vec![run(op, &a, &None).host_read().unwrap().get_i64(0)];
+    assert_eq!(one(ReduceOp::Max), vec![big]);
+    assert_eq!(one(ReduceOp::Min), vec![i64::MIN]);
+    let b = Array::from_vec(vec![false, false, true, false, false, false], vec![2, 3]);
+    let got = |op, axes: Option<Vec<isize>>| {
+        let r = run(op, &b, &axes);
+        assert_eq!(r.dtype(), DType::Bool, "{op:?} {axes:?}");
+        r.to_f64_vec().unwrap()
+    };
+    assert_eq!(got(ReduceOp::Max, None), vec![1.0]);
+    assert_eq!(got(ReduceOp::Min, None), vec![0.0]);
+    assert_eq!(got(ReduceOp::Max, Some(vec![1])), vec![1.0, 0.0]);
+    assert_eq!(got(ReduceOp::Max, Some(vec![0])), vec![0.0, 0.0, 1.0]);
+    assert_eq!(got(ReduceOp::Min, Some(vec![0])), vec![0.0, 0.0, 0.0]);
+}

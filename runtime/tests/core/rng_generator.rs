@@ -274,6 +274,100 @@ fn random_and_linalg_namespaces_read_the_builtins() {
 }
 
 #[test]
+fn module_draws_take_numpys_signatures() {
+    let (mut s, _) = session("float32");
+    let shape = |s: &mut Session, e: &str| -> Vec<usize> {
+        run(s, &format!("out = {e}")).unwrap_or_else(|e2| panic!("{e}: {e2}"));
+        match s.get("out") {
+            Some(Value::Array(a)) => a.shape().to_vec(),
+            other => panic!("{e}: {:?}", other.map(|v| v.type_name())),
+        }
+    };
+    // randint(low, high=None, size=None): [0, low) without high.
+    let r = vals(&mut s, "random.randint(3, size=2000)");
+    assert!(
+        r.iter()
+            .all(|&v| (0.0..3.0).contains(&v) && v.fract() == 0.0)
+    );
+    assert!((0..3).all(|k| r.contains(&(k as f64))), "every value drawn");
+    let r = vals(&mut s, "randint(low=5, high=8, size=(40, 50))");
+    assert!(r.iter().all(|&v| (5.0..8.0).contains(&v)));
+    assert_eq!(shape(&mut s, "randint(0, 10, size=(2, 3))"), vec![2, 3]);
+    assert_eq!(shape(&mut s, "randint(0, 10, (4,))"), vec![4]);
+    // Without size: one Python int, as NumPy's.
+    run(&mut s, "k = randint(10); j = random.randint(5, 9)").unwrap();
+    assert!(matches!(s.get("k"), Some(Value::Int(v)) if (0..10).contains(&v)));
+    assert!(matches!(s.get("j"), Some(Value::Int(v)) if (5..9).contains(&v)));
+    // uniform/normal: NumPy's defaults, size=, keywords, array parameters.
+    let u = vals(&mut s, "random.uniform(size=20000)");
+    assert_moments("uniform(size=)", &u, 0.5, 1.0 / 12.0);
+    let n = vals(&mut s, "normal(loc=3.0, scale=2.0, size=20000)");
+    assert_moments("normal(loc=, scale=, size=)", &n, 3.0, 4.0);
+    assert_eq!(shape(&mut s, "random.normal(size=(2, 5))"), vec![2, 5]);
+    assert_eq!(shape(&mut s, "uniform(-1, 1, (3,))"), vec![3]);
+    assert_eq!(
+        vals(&mut s, "normal(array([0.0, 100.0]), 0.0)"),
+        vec![0.0, 100.0]
+    );
+    assert_eq!(vals(&mut s, "uniform(lo=2, hi=2, shape=3)"), vec![2.0; 3]);
+    assert_eq!(
+        vals(&mut s, "normal(mu=1, sigma=0, shape=(2,))"),
+        vec![1.0; 2]
+    );
+    run(&mut s, "f = uniform(); g = normal(5.0)").unwrap();
+    assert!(matches!(s.get("f"), Some(Value::Float(v)) if (0.0..1.0).contains(&v)));
+    assert!(matches!(s.get("g"), Some(Value::Float(_))));
+    // gcalc's own form draws what NumPy's form draws from the same seed.
+    run(&mut s, "seed(11)").unwrap();
+    let a = vals(&mut s, "uniform(0, 1, 6)");
+    run(&mut s, "seed(11)").unwrap();
+    assert_eq!(a, vals(&mut s, "uniform(size=6, dtype=float32)"));
+}
+
+#[test]
+fn random_state_has_the_legacy_names_and_its_own_stream() {
+    let (mut s, _) = session("float32");
+    run(
+        &mut s,
+        "rs = RandomState(1234); a = rs.rand(2, 3); b = rs.randn(4)",
+    )
+    .unwrap();
+    assert_eq!(arr(&mut s, "a").1, vec![2, 3]);
+    assert_eq!(arr(&mut s, "b").1, vec![4]);
+    let r = vals(&mut s, "rs.randint(0, 10, size=500)");
+    assert!(r.iter().all(|&v| (0.0..10.0).contains(&v)));
+    let u = vals(&mut s, "rs.uniform(-1, 1, 20000)");
+    assert_moments("RandomState.uniform", &u, 0.0, 1.0 / 3.0);
+    let n = vals(&mut s, "rs.normal(size=20000)");
+    assert_moments("RandomState.normal", &n, 0.0, 1.0);
+    // seed() restarts its own stream, not the session's.
+    run(
+        &mut s,
+        "seed(3); x = rand(3); seed(3); rs.seed(7); p = rs.rand(3)",
+    )
+    .unwrap();
+    assert!(truth(&mut s, "all(x == rand(3))"));
+    run(&mut s, "rs.seed(7)").unwrap();
+    assert_eq!(vals(&mut s, "p"), vals(&mut s, "rs.rand(3)"));
+    // The same seed, the same numbers; a copy shares the state (NumPy's objects).
+    assert_eq!(
+        vals(&mut s, "RandomState(5).random_sample(4)"),
+        vals(&mut s, "RandomState(5).random_sample(4)")
+    );
+    run(&mut s, "r2 = rs; rs.seed(1); q = rs.randn(2); rs.seed(1)").unwrap();
+    assert_eq!(vals(&mut s, "q"), vals(&mut s, "r2.randn(2)"));
+    // Type, isinstance, printing.
+    assert!(truth(&mut s, "isinstance(rs, RandomState)"));
+    assert!(truth(&mut s, "type(rs) == RandomState"));
+    assert!(!truth(&mut s, "isinstance(rs, Generator)"));
+    assert!(!truth(&mut s, "isinstance(default_rng(0), RandomState)"));
+    assert!(text(&mut s, "repr(rs)").starts_with("RandomState(Philox)"));
+    // A Generator has no legacy names.
+    let e = err(&mut s, "default_rng(0).rand(3)");
+    assert!(e.contains("rand"), "{e}");
+}
+
+#[test]
 fn get_state_and_set_state_round_trip() {
     let (mut s, _) = session("float32");
     run(

@@ -38,6 +38,50 @@ const RAND: Arg = arr(FLOATS, 1, 3, Data::Random);
 
 /// The family's rows.
 pub const STATS: &[FnSpec] = &[
+    // NumPy's `dtype=` of the reductions: cast first, give that dtype.
+    row(
+        "sum_dtype_f64",
+        "sum({0}, axis={1}, dtype=float64)",
+        "np.sum({0}, axis={1}, dtype=np.float64)",
+        &[NUM, AXIS],
+        Tol::Ulps(4),
+    ),
+    row(
+        "sum_dtype_i32",
+        "sum({0}, axis={1}, dtype=int32)",
+        "np.sum({0}, axis={1}, dtype=np.int32)",
+        &[
+            arr(
+                &[DType::Bool, DType::Int32, DType::Int64],
+                0,
+                3,
+                Data::Small,
+            ),
+            AXIS,
+        ],
+        Tol::Exact,
+    ),
+    row(
+        "mean_dtype_f64",
+        "mean({0}, axis={1}, dtype=float64)",
+        "np.mean({0}, axis={1}, dtype=np.float64)",
+        &[NUM1, AXIS],
+        Tol::Ulps(4),
+    ),
+    row(
+        "prod_dtype_f64",
+        "prod({0}, axis={1}, dtype=float64)",
+        "np.prod({0}, axis={1}, dtype=np.float64)",
+        &[NUM1, AXIS],
+        Tol::Ulps(4),
+    ),
+    row(
+        "var_dtype_f64",
+        "var({0}, axis={1}, ddof=1, dtype=float64)",
+        "np.var({0}, axis={1}, ddof=1, dtype=np.float64)",
+        &[RAND, AXIS1],
+        Tol::Ulps(64),
+    ),
     row(
         "cumsum",
         "cumsum({0}, axis={1})",

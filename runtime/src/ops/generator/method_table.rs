@@ -231,3 +231,34 @@ pub static METHODS: &[OpDef] = &[
         "1 with probability p, else 0 (gcalc's and PyTorch's; not a NumPy method)."
     ),
 ];
+
+/// `RandomState`'s legacy names (NumPy's np.random.RandomState), looked up
+/// before `METHODS`; each runs the builtin of its name on the receiver's state.
+pub static LEGACY: &[OpDef] = &[
+    m!(
+        "rand",
+        "RandomState.rand(d0, d1, ..., dtype=floatX, device=none)",
+        "Uniform numbers in [0, 1) of shape (d0, d1, ...); without dimensions, one Python float."
+    ),
+    m!(
+        "randn",
+        "RandomState.randn(d0, d1, ..., dtype=floatX, device=none)",
+        "Standard normal numbers of shape (d0, d1, ...); without dimensions, one Python float."
+    ),
+    m!(
+        "randint",
+        "RandomState.randint(low, high=none, size=none, dtype=int64, device=none)",
+        "Integers in [low, high), or [0, low) without high; without size, one Python int."
+    ),
+    m!(
+        "random_sample",
+        "RandomState.random_sample(size=none, dtype=floatX, device=none)",
+        "Uniform numbers in [0, 1); without size, one Python float."
+    ),
+    m!(
+        "seed",
+        "RandomState.seed(seed=none)",
+        "Restart this generator's stream from seed (none: fresh entropy); the session's own stream is untouched.",
+        How::Seed
+    ),
+];

@@ -26,12 +26,23 @@ pub(super) enum How {
     /// `permutation`/`shuffle` with `axis=`.
     AlongAxis,
     Permuted,
+    /// `RandomState.seed(n)`: restart the receiver's own state.
+    Seed,
 }
 
 /// Every method: the receiver's state swapped in, then the call.
 pub(super) fn method(i: &mut Interp, mut a: Args, how: How) -> Result<Value> {
     let state = receiver(&mut a)?;
-    let g = super::Generator { state };
+    if let How::Seed = how {
+        let seed = a.opt("seed")?;
+        a.finish()?;
+        super::reseed(&state, seed)?;
+        return Ok(Value::None);
+    }
+    let g = super::Generator {
+        state,
+        legacy: false,
+    };
     g.with(i, |i| run(i, a, how))
 }
 
@@ -47,7 +58,7 @@ fn run(i: &mut Interp, mut a: Args, how: How) -> Result<Value> {
         How::Choice => choice(i, a),
         How::AlongAxis => along_axis(i, a),
         How::Permuted => permuted(i, a),
-        How::Forward => {
+        How::Forward | How::Seed => {
             let name = a.name;
             forward(i, a, name)
         }
@@ -68,6 +79,21 @@ fn forward(i: &mut Interp, a: Args, name: &str) -> Result<Value> {
     let def = crate::ops::lookup(name)
         .ok_or_else(|| Error::internal(format!("Generator.{name}: no builtin {name}")))?;
     i.call_builtin(def, a.pos, a.kw, a.span)
+}
+
+/// The `uniform`/`normal` builtins called NumPy's way (`uniform(size=3)`,
+/// `normal(0, 1, size=(2, 3))`, `normal(loc=x)`, array parameters; no size
+/// gives one Python float): gcalc's own names `lo hi` / `mu sigma` are
+/// read as NumPy's `low high` / `loc scale`.
+pub(crate) fn numpy_uniform(i: &mut Interp, mut a: Args) -> Result<Value> {
+    rename(&mut a, &[("lo", "low"), ("hi", "high")]);
+    loc_scale(i, a, LocScale::Uniform)
+}
+
+/// See `numpy_uniform`.
+pub(crate) fn numpy_normal(i: &mut Interp, mut a: Args) -> Result<Value> {
+    rename(&mut a, &[("mu", "loc"), ("sigma", "scale")]);
+    loc_scale(i, a, LocScale::Normal)
 }
 
 #[derive(Clone, Copy)]

@@ -6,9 +6,13 @@
 //! import random`; `get_state()`/`set_state(s)` save and restore the
 //! session's stream. A method swaps the generator's state into the session
 //! for the one call, so every draw runs on every device with the same bits.
+//! `RandomState(seed)` (NumPy's legacy generator, in Theano-era code) is
+//! the same object with the legacy names as well (`rand randn randint
+//! random_sample seed`); its numbers are Philox's, not MT19937's.
 
 mod method_table;
 mod methods;
+pub(crate) use methods::{numpy_normal, numpy_uniform};
 pub mod more_draws;
 mod mvn;
 mod rejection;
@@ -39,6 +43,13 @@ pub static OPS: &[OpDef] = &[
         generator_type
     ),
     op!(
+        "RandomState",
+        "RandomState(seed=none)",
+        "NumPy's legacy generator (np.random.RandomState(seed)): a Generator with the legacy method names too, rs.rand(2, 3) rs.randn(n) rs.randint(low, high, size) rs.random_sample(size) rs.seed(n), as well as rs.normal rs.uniform rs.choice rs.permutation rs.shuffle and the other draws. Its numbers are gcalc's Philox stream (the same seed, the same numbers on every device), not NumPy's MT19937 sequence.",
+        false,
+        random_state
+    ),
+    op!(
         "get_state",
         "get_state()",
         "The session's random state (the generator seed() and the random builtins use) as a dict {\"bit_generator\": \"Philox\", \"state\": {\"key\": k, \"counter\": c}}; set_state(s) restores it exactly.",
@@ -58,13 +69,26 @@ pub static OPS: &[OpDef] = &[
 /// (NumPy's generators are mutable objects).
 pub struct Generator {
     state: Arc<Mutex<Rng>>,
+    /// Made by `RandomState`: the legacy method names too, and its type name.
+    legacy: bool,
 }
 
 impl Generator {
-    fn value(rng: Rng) -> Value {
+    fn value(rng: Rng, legacy: bool) -> Value {
         Value::Object(Arc::new(Generator {
             state: Arc::new(Mutex::new(rng)),
+            legacy,
         }))
+    }
+
+    /// The methods this generator answers to: the legacy ones first.
+    fn methods(&self) -> impl Iterator<Item = &'static OpDef> {
+        let legacy: &'static [OpDef] = if self.legacy {
+            method_table::LEGACY
+        } else {
+            &[]
+        };
+        legacy.iter().chain(method_table::METHODS.iter())
     }
 
     /// `f` run with this generator's state as the session's, then put back
@@ -87,26 +111,32 @@ impl Generator {
 
 impl Object for Generator {
     fn type_name(&self) -> &'static str {
-        TYPE_NAME
+        if self.legacy {
+            LEGACY_TYPE_NAME
+        } else {
+            TYPE_NAME
+        }
     }
     fn repr(&self) -> String {
         format!(
-            "Generator(Philox) at {:#X}",
+            "{}(Philox) at {:#X}",
+            self.type_name(),
             Arc::as_ptr(&self.state) as usize
         )
     }
     fn attr(&self, name: &str) -> Option<Value> {
-        let def = method_table::METHODS.iter().find(|d| d.name == name)?;
+        let def = self.methods().find(|d| d.name == name)?;
         let me = Value::Object(Arc::new(Generator {
             state: self.state.clone(),
+            legacy: self.legacy,
         }));
         Some(Value::Method(Box::new(me), def))
     }
     fn attr_names(&self) -> Vec<String> {
-        method_table::METHODS
-            .iter()
-            .map(|d| d.name.to_string())
-            .collect()
+        let mut v: Vec<String> = self.methods().map(|d| d.name.to_string()).collect();
+        v.sort();
+        v.dedup();
+        v
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -198,7 +228,26 @@ fn default_rng(_: &mut Interp, mut a: Args) -> Result<Value> {
     }
     let mut rng = Rng::default();
     rng.seed(key_of(seed)?);
-    Ok(Generator::value(rng))
+    Ok(Generator::value(rng, false))
+}
+
+fn random_state(_: &mut Interp, mut a: Args) -> Result<Value> {
+    let seed = a.opt("seed")?;
+    a.finish()?;
+    let mut rng = Rng::default();
+    rng.seed(key_of(seed)?);
+    Ok(Generator::value(rng, true))
+}
+
+/// `rs.seed(n)`: the generator's state restarted from `n` (none: fresh entropy).
+pub(super) fn reseed(state: &Mutex<Rng>, seed: Option<Value>) -> Result<()> {
+    let mut rng = Rng::default();
+    rng.seed(key_of(seed)?);
+    match state.lock() {
+        Ok(mut g) => *g = rng,
+        Err(e) => *e.into_inner() = rng,
+    }
+    Ok(())
 }
 
 fn generator_type(i: &mut Interp, a: Args) -> Result<Value> {
@@ -207,15 +256,19 @@ fn generator_type(i: &mut Interp, a: Args) -> Result<Value> {
 
 /// The name `type(g)` gives.
 pub const TYPE_NAME: &str = "Generator";
+/// The name `type(RandomState(0))` gives.
+pub const LEGACY_TYPE_NAME: &str = "RandomState";
 
-/// Whether `def` is the `Generator` entry (the type in `isinstance(g, Generator)`).
+/// Whether `def` is the `Generator` or `RandomState` entry (a type in
+/// `isinstance(g, Generator)`, `type(g) == RandomState`).
 pub fn is_generator_type(def: &OpDef) -> bool {
-    std::ptr::eq(def, &OPS[1])
+    std::ptr::eq(def, &OPS[1]) || std::ptr::eq(def, &OPS[2])
 }
 
-/// Whether `x` is a Generator (`isinstance(x, Generator)`).
-pub fn is_generator(x: &Value) -> bool {
-    matches!(x, Value::Object(o) if o.as_any().is::<Generator>())
+/// Whether `x` is a generator of the type `def` names (`isinstance(x,
+/// Generator)`, `isinstance(x, RandomState)`).
+pub fn is_generator_of(x: &Value, def: &OpDef) -> bool {
+    matches!(x, Value::Object(o) if o.as_any().downcast_ref::<Generator>().is_some_and(|g| g.type_name() == def.name))
 }
 
 fn get_state(i: &mut Interp, a: Args) -> Result<Value> {
