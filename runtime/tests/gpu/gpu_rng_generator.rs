@@ -79,3 +79,57 @@ fn generator_draws_on_the_gpu_match_the_cpu() {
         }
     }
 }
+
+/// NumPy's signatures of the module draws (`uniform(size=)`, `normal(loc=,
+/// scale=, size=)`, `randint(low, size=)`), `RandomState`'s legacy names,
+/// and the reductions' `dtype=` and bool max/min on gpu(0): the same
+/// numbers as the CPU.
+const NUMPY_FORMS: &str = "seed(5)
+r01 = uniform(size=1000)
+r02 = normal(loc=2.0, scale=3.0, size=(10, 10))
+r03 = randint(10, size=50)
+r04 = normal(array([0.0, 10.0]), 0.5)
+rs = RandomState(3)
+r05 = rs.randn(4, 5)
+r06 = rs.randint(2, 9, size=7)
+r07 = rs.rand(6)
+x = rand((30, 40)) * 100.0
+b = x > 99.0
+r08 = sum(x, axis=0, dtype=float32)
+r09 = mean(x, dtype=float32)
+r10 = var(x, axis=1, ddof=1, dtype=float32)
+r11 = sum(x.astype(int64), axis=1, dtype=int32)
+r12 = max(b, axis=0)
+r13 = min(b, axis=1)
+r14 = any(b)
+r15 = all(b, axis=0)";
+
+#[test]
+fn numpy_forms_of_draws_and_reductions_on_the_gpu_match_the_cpu() {
+    if !have_gpu() {
+        return;
+    }
+    let mut cpu = session("cpu");
+    let mut gpu = session("gpu");
+    for s in [&mut cpu, &mut gpu] {
+        if let Some(e) = s.execute(NUMPY_FORMS, "<test>").error {
+            panic!("{}", e.evalue());
+        }
+    }
+    for k in 1..=15 {
+        let v = format!("r{k:02}");
+        let (Some(Value::Array(c)), Some(Value::Array(g))) = (cpu.get(&v), gpu.get(&v)) else {
+            panic!("{v}: not arrays on both devices")
+        };
+        assert_eq!(g.device(), Device::Gpu(0), "{v} must stay on gpu(0)");
+        assert_eq!(c.shape(), g.shape(), "{v}: shape");
+        assert_eq!(c.dtype(), g.dtype(), "{v}: dtype");
+        let (cv, gv) = (c.to_f64_vec().unwrap(), g.to_f64_vec().unwrap());
+        // Draws bit for bit; float32 sums within their rounding.
+        let tol = if (8..=10).contains(&k) { 1e-5 } else { 1e-12 };
+        for (j, (a, b)) in cv.iter().zip(&gv).enumerate() {
+            let ok = a == b || (a - b).abs() <= tol * a.abs().max(1.0);
+            assert!(ok, "{v}[{j}]: cpu {a} gpu {b}");
+        }
+    }
+}
