@@ -354,7 +354,16 @@ impl Interp {
         let span = args.span;
         crate::ops::complex::check_call(def, &args).map_err(|e| e.at(span))?;
         match &def.kind {
-            OpKind::Func(f) => f(self, args).map_err(|e| e.at(span)),
+            OpKind::Func(f) => {
+                let mut args = args;
+                // NumPy's scalar draws (`binomial(10, 0.5)`): one Python number.
+                if crate::ops::random_scalar::scalar_form(def, &mut args) {
+                    return f(self, args)
+                        .and_then(crate::ops::random_scalar::to_number)
+                        .map_err(|e| e.at(span));
+                }
+                f(self, args).map_err(|e| e.at(span))
+            }
             OpKind::Elementwise(_) => {
                 let n = args.pos.len() + args.kw.len();
                 match crate::ops::elementwise::alternate(def, n) {

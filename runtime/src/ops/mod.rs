@@ -59,6 +59,7 @@ pub mod py_scalar;
 pub mod quantile;
 pub mod random_draws;
 pub mod random_ops;
+pub mod random_scalar;
 pub mod reduce;
 pub mod scan;
 pub mod search;

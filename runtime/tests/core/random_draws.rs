@@ -409,11 +409,31 @@ fn parameters_broadcast_and_dtypes_follow_the_rules() {
         arr(&mut s, "binomial(array([1, 2, 3]), array([[0.5], [0.2]]))").1,
         vec![2, 3]
     );
-    assert_eq!(
-        arr(&mut s, "gamma(2.0)").1,
-        Vec::<usize>::new(),
-        "scalars: a 0-d array"
+    // Number parameters and no size: one Python number, as NumPy's (a
+    // float draw in float64); a size of none is no size.
+    run(
+        &mut s,
+        "g0 = gamma(2.0); p0 = poisson(2.0, size=none); c0 = choice(5); e0 = exponential(dtype=float32)",
+    )
+    .unwrap();
+    assert!(
+        matches!(s.get("g0"), Some(Value::Float(v)) if v > 0.0),
+        "gamma(2.0)"
     );
+    assert!(
+        matches!(s.get("p0"), Some(Value::Int(v)) if v >= 0),
+        "poisson(2.0)"
+    );
+    assert!(
+        matches!(s.get("c0"), Some(Value::Int(v)) if (0..5).contains(&v)),
+        "choice(5)"
+    );
+    assert!(
+        matches!(s.get("e0"), Some(Value::Float(v)) if v == f64::from(v as f32)),
+        "dtype=float32 draws a float32 value"
+    );
+    // An array parameter keeps its array (NumPy: an array of its shape).
+    assert_eq!(arr(&mut s, "gamma(array(2.0))").1, Vec::<usize>::new());
     assert_eq!(arr(&mut s, "poisson(2.0, 4)").2, DType::Int64);
     assert_eq!(
         arr(&mut s, "binomial(4, 0.5, 4, dtype=int32)").2,
@@ -438,7 +458,7 @@ fn parameters_broadcast_and_dtypes_follow_the_rules() {
         c.chunks(2).all(|r| r[1] == r[0] + 1.0),
         "whole rows are chosen"
     );
-    assert_eq!(arr(&mut s, "choice(5)").1, Vec::<usize>::new());
+    assert_eq!(arr(&mut s, "choice(array([1, 2, 3]))").1, Vec::<usize>::new());
     assert_eq!(arr(&mut s, "choice(5, 3, dtype=int32)").2, DType::Int32);
     assert_eq!(arr(&mut s, "choice(array([1.5, 2.5]), 0)").1, vec![0]);
     assert_eq!(
