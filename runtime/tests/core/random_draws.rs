@@ -458,7 +458,10 @@ fn parameters_broadcast_and_dtypes_follow_the_rules() {
         c.chunks(2).all(|r| r[1] == r[0] + 1.0),
         "whole rows are chosen"
     );
-    assert_eq!(arr(&mut s, "choice(array([1, 2, 3]))").1, Vec::<usize>::new());
+    assert_eq!(
+        arr(&mut s, "choice(array([1, 2, 3]))").1,
+        Vec::<usize>::new()
+    );
     assert_eq!(arr(&mut s, "choice(5, 3, dtype=int32)").2, DType::Int32);
     assert_eq!(arr(&mut s, "choice(array([1.5, 2.5]), 0)").1, vec![0]);
     assert_eq!(
