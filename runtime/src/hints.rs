@@ -39,7 +39,7 @@ static TABLE: &[(&str, Meaning)] = &[
     ("pow", Is("power")), ("product", Is("prod")), ("round_", Is("round")),
     ("rint", Is("round")), ("alltrue", Is("all")), ("sometrue", Is("any")),
     ("clamp", Is("clip")), ("clamp_", Is("clip")), ("mm", Is("matmul")), ("bmm", Is("matmul")),
-    ("permute", Is("transpose")), ("unsqueeze", Is("expand_dims")), ("view", Is("reshape")),
+    ("permute", Is("transpose")), ("unsqueeze", Is("expand_dims")),
     ("manual_seed", Is("seed")), ("eq", Is("equal")), ("ne", Is("not_equal")), ("lt", Is("less")),
     ("le", Is("less_equal")), ("gt", Is("greater")), ("ge", Is("greater_equal")),
     ("bitwise_invert", Is("invert")),

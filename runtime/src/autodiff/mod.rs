@@ -371,6 +371,10 @@ impl Interp {
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());
             }
+            // `where=`/`initial=` are composed of taped calls (ops/reduce_where.rs).
+            (OpKind::Reduce(_), Some(_)) if crate::ops::reduce_where::wanted(&args) => {
+                return self.call_def_raw(def, args);
+            }
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
             (OpKind::Func(_) | OpKind::Reduce(_), None) => {
                 let out = self.call_def_raw(def, args)?;

@@ -4,6 +4,7 @@
 
 use crate::array::Array;
 use crate::array::create::{Scalar, value_to_array};
+use crate::array::index::Index;
 use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -122,8 +123,8 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "item",
-        "x.item()",
-        "The single element of a 0-d or size-1 array as a number or bool (waits for the device).",
+        "x.item() | x.item(*index)",
+        "The single element of a 0-d or size-1 array as a number or bool; x.item(k) the element at flat index k, x.item(i, j) the one at (i, j) (waits for the device).",
         true,
         item
     ),
@@ -420,10 +421,41 @@ fn full_like(i: &mut Interp, a: Args) -> Result<Value> {
     like(i, a, None)
 }
 
+/// NumPy's `x.item()`, `x.item(k)` (flat index k, negative from the end)
+/// and `x.item(i, j)` / `x.item((i, j))` (one index per dimension).
 fn item(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = array_arg(i, &a.req("x")?)?;
+    let mut rest = a.rest();
     a.finish()?;
-    x.item()
+    if let [t @ Value::Tuple(_)] = rest.as_slice() {
+        rest = t.seq_items().map(|t| t.to_vec()).unwrap_or_default();
+    }
+    let ints = rest
+        .iter()
+        .map(|v| match v {
+            Value::Int(k) => Ok(*k),
+            v => Err(
+                Error::type_(format!("item() takes int indices, got {}", v.a_type_name()))
+                    .with_op("item"),
+            ),
+        })
+        .collect::<Result<Vec<i64>>>()?;
+    let idx: Vec<Index> = ints.iter().map(|&k| Index::Int(k)).collect();
+    match ints.len() {
+        0 => x.item(),
+        1 => x
+            .ravel()?
+            .index(&idx)
+            .map_err(|e| e.with_op("item"))?
+            .item(),
+        n if n == x.ndim() => x.index(&idx).map_err(|e| e.with_op("item"))?.item(),
+        n => Err(Error::value(format!(
+            "item() got {n} indices for an array of {} dimensions",
+            x.ndim()
+        ))
+        .with_op("item")
+        .with_help("give one flat index, or one index per dimension")),
+    }
 }
 
 fn tolist(i: &mut Interp, mut a: Args) -> Result<Value> {

@@ -61,6 +61,7 @@ pub mod random_draws;
 pub mod random_ops;
 pub mod random_scalar;
 pub mod reduce;
+pub mod reduce_where;
 pub mod scan;
 pub mod search;
 pub mod shape;

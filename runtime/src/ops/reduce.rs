@@ -5,6 +5,7 @@
 //! rules: sum/prod of ints -> int64, mean/std/var of ints -> floatX, argmax
 //! -> int64, any/all -> bool; floats accumulate in float64 and results do not
 //! depend on the thread count (the CPU's fixed chunking, the GPU's fixed grid).
+//! NumPy's `where=` and `initial=` are composed in `reduce_where.rs`.
 
 use super::{OpDef, OpKind};
 use crate::array::Array;
@@ -32,31 +33,31 @@ macro_rules! red {
 pub static OPS: &[OpDef] = &[
     red!(
         Sum,
-        "sum(x, axis=none, keepdims=false, dtype=none)",
+        "sum(x, axis=none, keepdims=false, dtype=none, initial=none, where=none)",
         "Sum of the elements over axis (all when none); ints sum in int64.",
         grad: crate::autodiff::rules::sum_grad
     ),
     red!(
         Mean,
-        "mean(x, axis=none, keepdims=false, dtype=none)",
+        "mean(x, axis=none, keepdims=false, dtype=none, where=none)",
         "Arithmetic mean over axis; ints give floatX.",
         grad: crate::autodiff::rules::mean_grad
     ),
     red!(
         Prod,
-        "prod(x, axis=none, keepdims=false, dtype=none)",
+        "prod(x, axis=none, keepdims=false, dtype=none, initial=none, where=none)",
         "Product of the elements over axis; ints in int64.",
         grad: crate::autodiff::rules::prod_grad
     ),
     red!(
         Max,
-        "max(x, axis=none, keepdims=false)",
+        "max(x, axis=none, keepdims=false, initial=none, where=none)",
         "Largest element over axis (nan if any is nan).",
         grad: crate::autodiff::rules::max_grad
     ),
     red!(
         Min,
-        "min(x, axis=none, keepdims=false)",
+        "min(x, axis=none, keepdims=false, initial=none, where=none)",
         "Smallest element over axis (nan if any is nan).",
         grad: crate::autodiff::rules::min_grad
     ),
@@ -72,59 +73,59 @@ pub static OPS: &[OpDef] = &[
     ),
     red!(
         Std,
-        "std(x, axis=none, keepdims=false, ddof=0, dtype=none)",
+        "std(x, axis=none, keepdims=false, ddof=0, dtype=none, where=none)",
         "Standard deviation over axis, dividing by n - ddof.",
         grad: crate::autodiff::rules::std_grad
     ),
     red!(
         Var,
-        "var(x, axis=none, keepdims=false, ddof=0, dtype=none)",
+        "var(x, axis=none, keepdims=false, ddof=0, dtype=none, where=none)",
         "Variance over axis, dividing by n - ddof.",
         grad: crate::autodiff::rules::var_grad
     ),
     red!(
         Any,
-        "any(x, axis=none, keepdims=false)",
+        "any(x, axis=none, keepdims=false, where=none)",
         "Whether any element over axis is nonzero."
     ),
     red!(
         All,
-        "all(x, axis=none, keepdims=false)",
+        "all(x, axis=none, keepdims=false, where=none)",
         "Whether every element over axis is nonzero."
     ),
     red!(
         Nansum,
-        "nansum(x, axis=none, keepdims=false)",
+        "nansum(x, axis=none, keepdims=false, initial=none, where=none)",
         "Sum over axis treating NaN as zero (all-NaN lanes give 0); ints sum in int64.",
         grad: crate::autodiff::rules_stats::nansum
     ),
     red!(
         Nanmean,
-        "nanmean(x, axis=none, keepdims=false)",
+        "nanmean(x, axis=none, keepdims=false, where=none)",
         "Mean over axis of the elements that are not NaN (NaN for a lane with none); ints give floatX.",
         grad: crate::autodiff::rules_stats::nanmean
     ),
     red!(
         Nanmax,
-        "nanmax(x, axis=none, keepdims=false)",
+        "nanmax(x, axis=none, keepdims=false, initial=none, where=none)",
         "Largest element over axis ignoring NaN (NaN for a lane with no number, as NumPy gives with its warning).",
         grad: crate::autodiff::rules_stats::nanextreme
     ),
     red!(
         Nanmin,
-        "nanmin(x, axis=none, keepdims=false)",
+        "nanmin(x, axis=none, keepdims=false, initial=none, where=none)",
         "Smallest element over axis ignoring NaN (NaN for a lane with no number).",
         grad: crate::autodiff::rules_stats::nanextreme
     ),
     red!(
         Nanstd,
-        "nanstd(x, axis=none, keepdims=false, ddof=0)",
+        "nanstd(x, axis=none, keepdims=false, ddof=0, where=none)",
         "Standard deviation over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
         grad: crate::autodiff::rules_stats::nanstd
     ),
     red!(
         Nanvar,
-        "nanvar(x, axis=none, keepdims=false, ddof=0)",
+        "nanvar(x, axis=none, keepdims=false, ddof=0, where=none)",
         "Variance over axis of the elements that are not NaN, dividing by their count - ddof (NaN when that is not positive).",
         grad: crate::autodiff::rules_stats::nanvar
     ),
@@ -203,12 +204,23 @@ fn extreme_of(want_max: bool, items: &[Value]) -> Option<Value> {
 /// floats summed as Python 3.12 sums them (compensated). `None`: NumPy's
 /// reduction applies (arrays, nested lists, keywords, an empty max).
 fn python_builtin(op: ReduceOp, args: &Args) -> Option<Result<Value>> {
-    if !args.kw.is_empty() || !matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) {
+    // Python's `max(xs, default=v)`: v when xs is empty.
+    let default = match args.kw.as_slice() {
+        [] => None,
+        [(k, v)] if k.as_str() == "default" && op != ReduceOp::Sum => Some(v),
+        _ => return None,
+    };
+    if !matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) {
         return None;
     }
     let [v] = args.pos.as_slice() else {
         return None;
     };
+    let empty = v.seq_items().is_some_and(|t| t.is_empty())
+        || matches!(*v, Value::Range(a, b, c) if crate::value::range_len(a, b, c) == 0);
+    if let (Some(d), true) = (default, empty) {
+        return Some(Ok(d.clone()));
+    }
     if let Value::Range(start, stop, step) = *v {
         let n = crate::value::range_len(start, stop, step) as i128;
         if n == 0 {
@@ -298,6 +310,9 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
     if let Some(r) = python_builtin(op, &args) {
         return r;
     }
+    if super::reduce_where::wanted(&args) {
+        return super::reduce_where::call(op, interp, args);
+    }
     if matches!(op, ReduceOp::Max | ReduceOp::Min) && args.kw.iter().any(|(k, _)| k == "key") {
         return crate::builtins::python::extreme_by_key(interp, op == ReduceOp::Max, args);
     }
@@ -353,16 +368,7 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         }
     };
     let ddof = if op.takes_ddof() {
-        match args.opt("ddof")? {
-            None => 0,
-            Some(Value::Int(i)) => i,
-            Some(v) => {
-                return Err(
-                    Error::type_(format!("ddof must be an int, got {}", v.a_type_name()))
-                        .with_op(name),
-                );
-            }
-        }
+        ddof_arg(args.opt("ddof")?, name)?
     } else {
         0
     };
@@ -389,6 +395,17 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
         Some(d) if d != r.dtype() => r.astype(d)?,
         _ => r,
     }))
+}
+
+/// `ddof=` of std/var (missing or none: 0).
+pub(crate) fn ddof_arg(v: Option<Value>, name: &str) -> Result<i64> {
+    match v {
+        None | Some(Value::None) => Ok(0),
+        Some(Value::Int(i)) => Ok(i),
+        Some(v) => {
+            Err(Error::type_(format!("ddof must be an int, got {}", v.a_type_name())).with_op(name))
+        }
+    }
 }
 
 /// Reduce `a` by `op` over `axes` (None: all).

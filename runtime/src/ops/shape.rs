@@ -19,6 +19,14 @@ pub static OPS: &[OpDef] = &[
         grad: crate::autodiff::rules::reshape
     ),
     op!(
+        "view",
+        "x.view() | x.view(d0, d1, ...) | x.view(dtype)",
+        "A new array object over the same elements: x.view() shares x's data (writes through one show in the other, NumPy's view); x.view(d0, d1, ...) is PyTorch's view, a reshape that must not copy (x contiguous). Decision: x.view(dtype) only for x's own dtype (gcalc does not reinterpret bytes; use astype to convert).",
+        true,
+        view,
+        grad: crate::autodiff::rules::reshape
+    ),
+    op!(
         "transpose",
         "transpose(x, axes=none) | x.T",
         "x with its axes permuted (reversed by default). A view.",
@@ -116,6 +124,37 @@ fn reshape(i: &mut Interp, mut a: Args) -> Result<Value> {
     let rest = a.rest();
     a.finish()?;
     Ok(x.reshape(&ints(&first, rest, "a dimension")?)?.into())
+}
+
+fn view(i: &mut Interp, mut a: Args) -> Result<Value> {
+    let x = array_arg(i, &a.req("x")?)?;
+    let first = a.opt("shape")?;
+    let rest = a.rest();
+    a.finish()?;
+    let shape = match first {
+        None | Some(Value::None) => None,
+        Some(Value::DType(d)) if d == x.dtype() && rest.is_empty() => None,
+        Some(Value::DType(d)) => {
+            return Err(Error::type_(format!(
+                "view: gcalc does not reinterpret {} data as {d}",
+                x.dtype()
+            ))
+            .with_op("view")
+            .with_help(format!("convert the values with x.astype({d})")));
+        }
+        Some(first) => Some(ints(&first, rest, "a dimension")?),
+    };
+    match shape {
+        // The same layout over the same buffer: a new array object.
+        None => Ok(x.view(x.shape(), x.strides(), x.offset()).into()),
+        Some(_) if !x.is_contiguous() => Err(Error::value(format!(
+            "view: an array of shape {:?} that is not contiguous cannot be viewed in a new shape",
+            x.shape()
+        ))
+        .with_op("view")
+        .with_help("use reshape (it copies when it must), or x.copy().view(...)")),
+        Some(s) => Ok(x.reshape(&s)?.into()),
+    }
 }
 
 fn transpose(i: &mut Interp, mut a: Args) -> Result<Value> {

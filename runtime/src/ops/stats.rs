@@ -48,7 +48,15 @@ pub(crate) fn call_op(
     let def = crate::ops::lookup(name)
         .ok_or_else(|| Error::internal(format!("stats: op {name} missing from the table")))?;
     let kw = kw.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    // An inner call has no place in the source: its error takes the
+    // user's call's (the caller's `at`), not the start of the file.
     i.call_value(Value::Builtin(def), pos, kw, Span::default())
+        .map_err(|mut e| {
+            if e.span == Some(Span::default()) {
+                e.span = None;
+            }
+            e
+        })
 }
 
 pub(crate) fn arr(v: Value, name: &str) -> Result<Array> {

@@ -148,6 +148,13 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[0, 1],
     ),
     (
+        &["view"],
+        "sum(sin(x.view(2, 6) * y)) + sum(cos(x.view() * 2.0))",
+        &[3, 4],
+        &[6],
+        &[0, 1],
+    ),
+    (
         &["reshape"],
         "sum(sin(reshape(x, (4, 3)) * y))",
         &[3, 4],

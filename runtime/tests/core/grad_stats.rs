@@ -61,6 +61,28 @@ pub const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[3],
         &[0, 1],
     ),
+    // NumPy's where= and initial= (composed of taped where/sum/maximum).
+    (
+        &["sum", "mean"],
+        "sum(sin(sum(x * x, axis=1, where=x > 0) + mean(x, axis=1, where=x < 0)) * y)",
+        &[3, 4],
+        &[3],
+        &[0, 1],
+    ),
+    (
+        &["std", "var"],
+        "sum(sin(std(x, axis=0, where=x > 0) + var(x * y, axis=0, where=x < 0, ddof=1)) * y)",
+        &[9, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
+        &["max", "min", "prod"],
+        "sum(sin(max(x, axis=1, initial=0.3) * min(x * y, axis=1, where=x > 0, initial=2.0)) + prod(x, axis=1, where=x > 0, initial=1.5))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
     (
         &["ptp"],
         "sum(sin(ptp(x, axis=0)) * y)",

@@ -286,3 +286,65 @@ fn numpy_names_get_no_misleading_spelling_hints() {
         e.rendered
     );
 }
+
+#[test]
+fn item_view_and_max_default_behave_as_numpy_and_python() {
+    let mut s = session();
+    text(&mut s, "x = arange(12.0).reshape(3, 4)");
+    // NumPy's x.item(k) (flat, negative from the end), x.item(i, j), x.item((i, j)).
+    assert_eq!(
+        text(
+            &mut s,
+            "(x.item(3), x.item(-1), x.item(1, 2), x.item((2, 3)), array([4]).item())"
+        ),
+        "(3.0, 11.0, 6.0, 11.0, 4)"
+    );
+    assert_eq!(error(&mut s, "x.item(12)").kind(), Some(ErrorKind::Index));
+    let e = error(&mut s, "x.item(1, 2, 3)");
+    assert!(e.rendered.contains("3 indices"), "{}", e.rendered);
+    // view(): a new array object over the same data; view(d0, d1) is
+    // PyTorch's non-copying reshape.
+    text(&mut s, "y = x.view(); y[0, 0] = 99.0");
+    assert_eq!(text(&mut s, "(x[0, 0], y.shape)"), "(99.0, (3, 4))");
+    text(&mut s, "w = x.view(-1, 6); w[1, 0] = -1.0");
+    assert_eq!(text(&mut s, "(x[1, 2], w.shape)"), "(-1.0, (2, 6))");
+    assert_eq!(text(&mut s, "x.view(float32).dtype"), "float32");
+    let e = error(&mut s, "x.T.view(12)");
+    assert!(e.rendered.contains("not contiguous"), "{}", e.rendered);
+    let e = error(&mut s, "x.view(int32)");
+    assert!(e.rendered.contains("astype"), "{}", e.rendered);
+    // Python's max/min of an iterable with default=.
+    assert_eq!(
+        text(
+            &mut s,
+            "(min([], default=0), max([3, 1], default=0), max(range(0), default=none), min((2.5, 1), default=3))"
+        ),
+        "(0, 3, none, 1)"
+    );
+}
+
+#[test]
+fn reductions_take_numpy_where_and_initial() {
+    let mut s = session();
+    text(&mut s, "x = arange(12.0).reshape(3, 4); m = x % 3 == 0");
+    assert_eq!(
+        text(&mut s, "(sum(x, where=m), x.sum(axis=1, where=m).tolist())"),
+        "(18.0, [3.0, 6.0, 9.0])"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "(max(x, initial=100), min(zeros((2, 0)), axis=1, initial=2).tolist())"
+        ),
+        "(100.0, [2.0, 2.0])"
+    );
+    assert_eq!(text(&mut s, "var(x, where=m, ddof=1).item()"), "15.0");
+    // max/min have no identity: where= needs initial=, said with the fix.
+    let e = error(&mut s, "max(x, where=m)");
+    assert!(e.rendered.contains("initial="), "{}", e.rendered);
+    let e = error(&mut s, "mean(x, initial=1)");
+    assert!(e.rendered.contains("takes no initial="), "{}", e.rendered);
+    // A mask that does not broadcast is an error at the user's call.
+    let e = error(&mut s, "\nsum(x, where=array([true, false]))");
+    assert!(e.rendered.contains("In:2:1"), "{}", e.rendered);
+}

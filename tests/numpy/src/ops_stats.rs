@@ -35,6 +35,12 @@ const AXIS1: Arg = Arg::Axis { of: 0, none: false };
 const NUM: Arg = arr(NUMERIC, 0, 3, Data::Small);
 const NUM1: Arg = arr(NUMERIC, 1, 3, Data::Small);
 const RAND: Arg = arr(FLOATS, 1, 3, Data::Random);
+/// A `where=` mask: bools whose shape broadcasts to argument 0's.
+const MASK: Arg = Arg::Broadcast {
+    of: 0,
+    dtypes: &[DType::Bool],
+    data: Data::Small,
+};
 
 /// The family's rows.
 pub const STATS: &[FnSpec] = &[
@@ -81,6 +87,83 @@ pub const STATS: &[FnSpec] = &[
         "np.var({0}, axis={1}, ddof=1, dtype=np.float64)",
         &[RAND, AXIS1],
         Tol::Ulps(64),
+    ),
+    // NumPy's `where=` and `initial=` (ops/reduce_where.rs): a bool mask
+    // broadcasting to the data, lanes with nothing selected included.
+    row(
+        "sum_where",
+        "sum({0}, axis={1}, where={2})",
+        "np.sum({0}, axis={1}, where={2})",
+        &[NUM, AXIS, MASK],
+        Tol::Exact,
+    ),
+    row(
+        "sum_initial",
+        "sum({0}, axis={1}, initial=3)",
+        "np.sum({0}, axis={1}, initial=3)",
+        &[NUM, AXIS],
+        Tol::Exact,
+    ),
+    row(
+        "prod_where",
+        "prod({0}, axis={1}, where={2})",
+        "np.prod({0}, axis={1}, where={2})",
+        &[RAND, AXIS, MASK],
+        Tol::Ulps(8),
+    ),
+    row(
+        "mean_where",
+        "mean({0}, axis={1}, where={2})",
+        "np.mean({0}, axis={1}, where={2})",
+        &[NUM1, AXIS, MASK],
+        Tol::Ulps(4),
+    ),
+    row(
+        "var_where",
+        "var({0}, axis={1}, where={2}, ddof={3})",
+        "np.var({0}, axis={1}, where={2}, ddof={3})",
+        &[RAND, AXIS, MASK, Arg::Choice(&[("0", "0"), ("1", "1")])],
+        Tol::Ulps(64),
+    ),
+    row(
+        "std_where",
+        "std({0}, axis={1}, where={2})",
+        "np.std({0}, axis={1}, where={2})",
+        &[RAND, AXIS, MASK],
+        Tol::Ulps(64),
+    ),
+    row(
+        "max_where_initial",
+        "max({0}, axis={1}, where={2}, initial=-100)",
+        "np.max({0}, axis={1}, where={2}, initial=-100)",
+        &[NUM, AXIS, MASK],
+        Tol::Exact,
+    ),
+    row(
+        "min_initial",
+        "min({0}, axis={1}, initial=5)",
+        "np.min({0}, axis={1}, initial=5)",
+        &[NUM, AXIS],
+        Tol::Exact,
+    ),
+    row(
+        "any_all_where",
+        "{3}({0}, axis={1}, where={2})",
+        "np.{3}({0}, axis={1}, where={2})",
+        &[
+            arr(ALL_DTYPES, 0, 3, Data::Small),
+            AXIS,
+            MASK,
+            Arg::Choice(&[("any", "any"), ("all", "all")]),
+        ],
+        Tol::Exact,
+    ),
+    row(
+        "nanmean_where",
+        "nanmean({0}, axis={1}, where={2})",
+        "np.nanmean({0}, axis={1}, where={2})",
+        &[arr(FLOATS, 1, 3, Data::Special), AXIS, MASK],
+        Tol::Ulps(4),
     ),
     row(
         "cumsum",
