@@ -1,5 +1,6 @@
 //! `help(name)`: a builtin's help page (`crate::help`), or what a value is.
 
+use crate::builtins::index_tricks::IndexTrick;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
 use crate::ops::{self, OpDef, OpKind};
@@ -33,7 +34,7 @@ pub fn name_help(name: &str, flags: &crate::flags::Flags) -> Option<String> {
 
 /// The syntax summary at the end of `help()`.
 const SYNTAX: &str = "
-Constants: pi e inf nan newaxis (and true false none, also spelled True False None)
+Constants: pi e inf nan newaxis; index tricks r_ c_ mgrid ogrid (and true false none, also spelled True False None)
 
 Syntax:
   x = e   a, b = e   x[i, 1:3] = e   d[\"k\"] = e   x += e (also -= *= /= //= %= **= @= &= |= ^= <<= >>=)
@@ -77,6 +78,13 @@ fn help(i: &mut Interp, mut a: Args) -> Result<Value> {
                 params.join(", "),
                 f.source.name
             )
+        }
+        Some(Value::Object(o)) if o.as_any().is::<IndexTrick>() => {
+            let name = o
+                .as_any()
+                .downcast_ref::<IndexTrick>()
+                .map_or("r_", |t| t.0.name());
+            name_help(name, &i.flags).unwrap_or_default()
         }
         Some(other) => format!(
             "{}: {}\n",

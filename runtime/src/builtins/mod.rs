@@ -5,6 +5,7 @@ pub mod constants;
 pub mod cuda_module;
 pub mod device;
 pub mod help;
+pub mod index_tricks;
 pub mod lang;
 pub mod np_types;
 pub mod printing;

@@ -6,6 +6,7 @@
 use super::Interp;
 use crate::array::Array;
 use crate::array::index::{Index, slice_range};
+use crate::builtins::index_tricks::{IndexTrick, Item as TrickItem};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use gcalc_lang::ast::*;
@@ -141,6 +142,30 @@ impl Interp {
             Value::Dict(d) => {
                 let key = self.dict_key(items)?;
                 crate::containers::methods::dict_get(&d, &key)
+            }
+            Value::Object(o) if o.as_any().is::<IndexTrick>() => {
+                let mut its = Vec::with_capacity(items.len());
+                for it in items {
+                    its.push(match it {
+                        IndexItem::Expr(e) => TrickItem::Value(self.eval(e)?),
+                        IndexItem::Slice {
+                            start, stop, step, ..
+                        } => {
+                            let mut part = |e: &Option<Expr>| match e {
+                                Some(e) => self.eval(e),
+                                None => Ok(Value::None),
+                            };
+                            TrickItem::Slice(Box::new([part(start)?, part(stop)?, part(step)?]))
+                        }
+                        IndexItem::Ellipsis(_) => {
+                            return Err(Error::index("`...` has no meaning in an index trick"));
+                        }
+                    });
+                }
+                match o.as_any().downcast_ref::<IndexTrick>() {
+                    Some(t) => t.index(self, its),
+                    None => Err(Error::internal("index trick")),
+                }
             }
             other => Err(Error::type_(format!(
                 "{} cannot be indexed",

@@ -348,3 +348,53 @@ fn reductions_take_numpy_where_and_initial() {
     let e = error(&mut s, "\nsum(x, where=array([true, false]))");
     assert!(e.rendered.contains("In:2:1"), "{}", e.rendered);
 }
+
+#[test]
+fn index_tricks_build_arrays_as_numpy() {
+    let mut s = session();
+    assert_eq!(
+        text(&mut s, "r_[0:3, 10, array([7, 8]), [1]].tolist()"),
+        "[0, 1, 2, 10, 7, 8, 1]"
+    );
+    // An imaginary step counts points, the stop included (linspace).
+    assert_eq!(
+        text(&mut s, "r_[0:1:5j].tolist()"),
+        "[0.0, 0.25, 0.5, 0.75, 1.0]"
+    );
+    // Python numbers are weak: they take the arrays' dtype.
+    assert_eq!(
+        text(
+            &mut s,
+            "(r_[ones(2, dtype=float32), 7].dtype, r_[1, 2].dtype)"
+        ),
+        "(float32, int64)"
+    );
+    assert_eq!(
+        text(&mut s, "c_[array([1, 2]), array([3, 4])].tolist()"),
+        "[[1, 3], [2, 4]]"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "(mgrid[0:3, 0:2].shape, mgrid[-1:1:5j, 0:4].shape, mgrid[0:4].tolist())"
+        ),
+        "((2, 3, 2), (2, 5, 4), [0, 1, 2, 3])"
+    );
+    text(&mut s, "X, Y = mgrid[0:2, 0:3]; a, b = ogrid[0:2, 0:3]");
+    assert_eq!(
+        text(
+            &mut s,
+            "(array_equal(X, a + 0 * b), array_equal(Y, b + 0 * a), a.shape, b.shape)"
+        ),
+        "(true, true, (2, 1), (1, 3))"
+    );
+    let e = error(&mut s, "mgrid[0:3, 5]");
+    assert!(e.rendered.contains("takes slices"), "{}", e.rendered);
+    let e = error(&mut s, "r_[0:]");
+    assert!(e.rendered.contains("needs its stop"), "{}", e.rendered);
+    let e = error(&mut s, "r_[\"0,2\", [1]]");
+    assert!(e.rendered.contains("not supported"), "{}", e.rendered);
+    let page = gcalc_runtime::builtins::help::name_help("mgrid", &Flags::default())
+        .expect("mgrid has help");
+    assert!(page.contains("dense grid"), "{page}");
+}

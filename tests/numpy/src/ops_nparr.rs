@@ -39,8 +39,55 @@ const NUM1: Arg = arr(NUMERIC, 1, 1, Data::Small);
 const AXIS_INT: Arg = Arg::Axis { of: 0, none: false };
 const AXIS: Arg = Arg::Axis { of: 0, none: true };
 
+/// Int slices as `r_`/`mgrid` items (float ones give floatX, by decision).
+const SLICES: &[(&str, &str)] = &[
+    ("0:3", "0:3"),
+    ("2:11:3", "2:11:3"),
+    ("5:0:-2", "5:0:-2"),
+    ("-2:2", "-2:2"),
+    ("4", "4"),
+];
+/// Slices for `mgrid`/`ogrid` (which take slices only).
+const GRID_SLICES: &[(&str, &str)] = &[
+    ("0:3", "0:3"),
+    ("2:11:3", "2:11:3"),
+    ("5:0:-2", "5:0:-2"),
+    ("-2:2", "-2:2"),
+];
+const SCALARS: &[(&str, &str)] = &[("7", "7"), ("-2", "-2"), ("[1, 2]", "[1, 2]")];
+
 /// The family's rows.
 pub const NPARR: &[FnSpec] = &[
+    // NumPy's index tricks (builtins/index_tricks.rs).
+    row(
+        "r_",
+        "r_[{0}, {1}, {2}]",
+        "np.r_[{0}, {1}, {2}]",
+        &[NUM1, Arg::Choice(SLICES), Arg::Choice(SCALARS)],
+    ),
+    row(
+        "c_",
+        "c_[{0}, {0} * 2, {0}]",
+        "np.c_[{0}, {0} * 2, {0}]",
+        &[arr(NUMERIC, 1, 2, Data::Small)],
+    ),
+    row(
+        "mgrid",
+        "mgrid[{0}, {1}]",
+        "np.mgrid[{0}, {1}]",
+        &[Arg::Choice(GRID_SLICES), Arg::Choice(GRID_SLICES)],
+    ),
+    row(
+        "ogrid",
+        "ogrid[{0}, {1}, {2}][{3}]",
+        "np.ogrid[{0}, {1}, {2}][{3}]",
+        &[
+            Arg::Choice(GRID_SLICES),
+            Arg::Choice(GRID_SLICES),
+            Arg::Choice(GRID_SLICES),
+            Arg::Choice(&[("0", "0"), ("1", "1"), ("2", "2")]),
+        ],
+    ),
     row(
         "asarray",
         "asarray({0}, dtype=float64)",
