@@ -53,19 +53,24 @@ impl Interp {
             }
             StmtKind::For { var, iter, body } => self.exec_for(var, iter, body),
             StmtKind::While { cond, body } => {
-                loop {
-                    self.check_interrupt().map_err(|e| e.at(cond.span))?;
-                    let c = self.eval(cond)?;
-                    if !self.truthy(&c).map_err(|e| e.at(cond.span))? {
-                        break;
+                self.loop_depth += 1;
+                let result = (|| {
+                    loop {
+                        self.check_interrupt().map_err(|e| e.at(cond.span))?;
+                        let c = self.eval(cond)?;
+                        if !self.truthy(&c).map_err(|e| e.at(cond.span))? {
+                            break;
+                        }
+                        match self.exec_block(&body.stmts)? {
+                            Flow::Break => break,
+                            Flow::Return(v) => return Ok(Flow::Return(v)),
+                            _ => {}
+                        }
                     }
-                    match self.exec_block(&body.stmts)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
-                        _ => {}
-                    }
-                }
-                Ok(Flow::Normal(None))
+                    Ok(Flow::Normal(None))
+                })();
+                self.loop_depth -= 1;
+                result
             }
             StmtKind::Break => {
                 if self.loop_depth == 0 {
