@@ -400,7 +400,7 @@ pub enum LogicOp {
 /// The reserved words of the language. `True`, `False` and `None` are
 /// Python's spellings of `true`, `false` and `none` (same literals).
 pub const KEYWORDS: &[&str] = &[
-    "fn", "if", "else", "for", "in", "while", "return", "break", "continue", "set", "and", "or",
-    "not", "true", "false", "none", "is", "True", "False", "None",
+    "fn", "if", "else", "elif", "for", "in", "while", "return", "break", "continue", "set", "and",
+    "or", "not", "true", "false", "none", "is", "True", "False", "None",
 ];
 // `time` is not reserved: `time { ... }` is the timing expression only when a `{` follows.

@@ -67,7 +67,6 @@ static TABLE: &[(&str, Meaning)] = &[
     ("isinstance", Say("`type(x)` gives the name of a value's type, e.g. type(x) == \"array\"")),
     ("pass", Say("an empty block is `{ }`: nothing stands in for it")),
     ("def", Say("functions are defined with `fn name(x) = ...` or `fn name(x) { ... }`")),
-    ("elif", Say("write `else if`")),
     ("null", Say("gcalc writes none (or None)")),
     ("nil", Say("gcalc writes none (or None)")),
     ("Inf", Is("inf")), ("NaN", Is("nan")), ("NAN", Is("nan")), ("PI", Is("pi")),

@@ -25,7 +25,7 @@ try:
     from ._names import BUILTINS, CONSTANTS, KEYWORDS
 except ImportError:  # the source tree, before `gcalc jupyter install` built it
     KEYWORDS = (
-        "fn", "if", "else", "for", "in", "while", "return", "break",
+        "fn", "if", "else", "elif", "for", "in", "while", "return", "break",
         "continue", "set", "and", "or", "not", "is",
     )
     CONSTANTS = ("true", "false", "none", "True", "False", "None")

@@ -175,7 +175,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    /// `if cond { ... } [else if ... | else { ... }]`; `r` is at `if`.
+    /// `if cond { ... } [else if ... | elif ... | else { ... }]`; `r` is at `if`.
     pub(crate) fn if_expr(&mut self, r: &'a str, after_if: &'a str, nl: bool) -> PResult<'a, Expr> {
         let start = self.pos(r);
         self.enter(r)?;
@@ -193,7 +193,13 @@ impl<'a> Parser<'a> {
         let (mut rest, then) = self.body_block(ws(rest, nl), "`if`")?;
         let mut else_ = None;
         // `else` may start the next line: it cannot begin a statement.
-        if let Some(after_else) = keyword(ws(rest, true), "else") {
+        // Python's `elif c { }` is `else if c { }` (a habit kept, not refused).
+        if let Some(after_elif) = keyword(ws(rest, true), "elif") {
+            let r2 = ws(rest, true);
+            let (r3, e) = self.if_expr(r2, after_elif, nl)?;
+            else_ = Some(Box::new(e));
+            rest = r3;
+        } else if let Some(after_else) = keyword(ws(rest, true), "else") {
             let r2 = ws(after_else, nl);
             if let Some(after_if2) = keyword(r2, "if") {
                 let (r3, e) = self.if_expr(r2, after_if2, nl)?;

@@ -634,7 +634,9 @@ impl<'a> Parser<'a> {
                     "not" => e.help(
                         "`not` binds looser than comparisons: put it in parentheses, `(not x)`",
                     ),
-                    "else" => e.help("`else` must follow the `}` of an `if`"),
+                    "else" | "elif" => e.help(format!(
+                        "`{w}` must follow the `}}` of an `if` block: `if c {{ ... }} {w} ...`"
+                    )),
                     _ => e.help(format!(
                         "`{w}` is a reserved word and cannot be used as a name"
                     )),

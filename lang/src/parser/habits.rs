@@ -1,7 +1,8 @@
 //! Python habits the parser recognizes to say what to write in gcalc: a
 //! statement that fails to parse and starts with one of Python's own
-//! keywords (`def`, `elif`, `import`...) gets an error that names it, and
-//! `lambda x: e` is accepted as `fn(x) = e`.
+//! keywords (`def`, `import`, `class`...) gets an error that names it, and
+//! `lambda x: e` is accepted as `fn(x) = e` (and `elif` as `else if`, in
+//! `compound.rs`).
 
 use super::lexical::{self, keyword, op_token, ws};
 use super::{PErr, Parser};
@@ -13,7 +14,6 @@ const PYTHON_ONLY: &[(&str, &str)] = &[
         "def",
         "functions are `fn name(x) = expr` or `fn name(x) { ... }`",
     ),
-    ("elif", "write `else if cond { ... }`"),
     (
         "import",
         "gcalc has no imports: NumPy's functions are builtins (`exp(x)`, not `np.exp(x)`)",

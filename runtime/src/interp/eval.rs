@@ -322,7 +322,7 @@ impl Interp {
                     && args.iter().all(|a| {
                         a.name.is_none() && !matches!(a.value.kind, ExprKind::Starred { .. })
                     })
-                    && crate::ops::elementwise::alternate(d, args.len()).is_none() =>
+                    && crate::ops::elementwise::alternate_exact(d, args.len()).is_none() =>
             {
                 Ok(Callee::Fused(d))
             }
@@ -475,9 +475,23 @@ impl Interp {
         args: &[Arg],
         span: gcalc_lang::Span,
     ) -> Result<EwNode> {
-        let mut nodes = Vec::with_capacity(args.len());
+        let mut built = Vec::with_capacity(args.len());
         for a in args {
-            let n = self.ew_node(&a.value)?;
+            built.push(self.ew_node(&a.value)?);
+        }
+        // `clip(x, 0, hi)` with hi none: the op's alt decides (no bound).
+        let alt = crate::ops::elementwise::alternate(def, crate::ops::elementwise::ANY_ARITY);
+        if let (Some(f), true) = (alt, built.iter().any(|n| matches!(n, Err(Value::None)))) {
+            let vals = built
+                .into_iter()
+                .map(|n| self.node_to_value(n))
+                .collect::<Result<Vec<_>>>()?;
+            let v =
+                f(self, super::Args::new(def.name, vals, vec![], span)).map_err(|e| e.at(span))?;
+            return fuse::operand(&v).map(EwNode::Leaf);
+        }
+        let mut nodes = Vec::with_capacity(args.len());
+        for (n, a) in built.into_iter().zip(args) {
             nodes.push(numeric(n, a.value.span)?);
         }
         crate::ops::elementwise::ew_checked(def, nodes.len()).map_err(|err| err.at(span))?;

@@ -471,8 +471,9 @@ pub static OPS: &[OpDef] = &[
     ew!("clip", "clip(x, lo, hi)", ["x", "lo", "hi"], Same, Any, |v| ref_min(ref_max(v[0], v[1]), v[2]);
         f: map3 |x, lo, hi| { let m = if x > lo || x.is_nan() { x } else { lo }; if m < hi || m.is_nan() { m } else { hi } };
         i: map3 |x, lo, hi| x.max(lo).min(hi); b: none;
-        "gc_clip({0}, {1}, {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi); a nan wins.";
-        grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 }),
+        "gc_clip({0}, {1}, {2})", "min(max({0}, {1}), {2})"; "minimum(maximum(x, lo), hi); a nan wins. A none or missing bound is no bound (clip(x, 0, none) is maximum(x, 0)); NumPy's a_min=/a_max= and min=/max= (x.clip(min=0), PyTorch's clamp) name the bounds too.";
+        grad: |x, _o, g, i| match i { 0 => where_(call("logical_and", [ge(e(&x[0]), e(&x[1])), le(e(&x[0]), e(&x[2]))]), e(g), c(0.0)).0, 1 => where_(lt(e(&x[0]), e(&x[1])), e(g), c(0.0)).0, _ => where_(gt(e(&x[0]), e(&x[2])), e(g), c(0.0)).0 };
+        alt: (ANY_ARITY, super::clip_call::clip_call)),
     ew!("where", "where(cond, x, y)", ["cond", "x", "y"], Where, Any, |v| if v[0] != 0.0 { v[1] } else { v[2] };
         f: map3 |c, x, y| if c != 0.0 { x } else { y }; i: map3 |c, x, y| if c != 0 { x } else { y }; b: none;
         "({0} ? {1} : {2})"; "x where cond is true, else y (broadcasting all three). With one argument, where(cond) is nonzero(cond), as in NumPy.";
@@ -593,6 +594,21 @@ fn not_on_floats(name: &str, def: &EwDef, p: Kind, float_x: DType) -> Error {
 /// than its arity (`where(cond)`), if it has one.
 #[inline]
 pub fn alternate(op: &OpDef, n: usize) -> Option<super::BuiltinFn> {
+    match &op.kind {
+        OpKind::Elementwise(EwDef {
+            alt: Some((k, f)), ..
+        }) if *k == n || *k == ANY_ARITY => Some(*f),
+        _ => None,
+    }
+}
+
+/// An `alt` arity meaning every call that does not fuse (keywords, a
+/// method call, a none argument): `clip`'s optional bounds.
+pub const ANY_ARITY: usize = usize::MAX;
+
+/// The `alt` taken instead of fusing a positional call of `n` arguments
+/// (an `ANY_ARITY` alt still lets positional calls fuse).
+pub fn alternate_exact(op: &OpDef, n: usize) -> Option<super::BuiltinFn> {
     match &op.kind {
         OpKind::Elementwise(EwDef {
             alt: Some((k, f)), ..

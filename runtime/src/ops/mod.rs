@@ -21,6 +21,7 @@ pub(crate) use builtin;
 
 pub mod arrutil;
 pub mod assemble;
+pub mod clip_call;
 pub mod collective;
 pub mod complex;
 pub mod complex_ew;

@@ -148,6 +148,13 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[0, 1],
     ),
     (
+        &["clip"],
+        "sum(sin(clip(x, 0.2, none) + x.clip(max=-0.3) * y + clip(x * y, a_min=-0.5, a_max=0.5)))",
+        &[3, 4],
+        &[4],
+        &[0, 1],
+    ),
+    (
         &["view"],
         "sum(sin(x.view(2, 6) * y)) + sum(cos(x.view() * 2.0))",
         &[3, 4],

@@ -31,9 +31,42 @@ const fn lab(labels: &'static str) -> Arg {
     }
 }
 
+/// Bounds of `clip` as (gcalc, NumPy) texts.
+const CLIP_BOUNDS: &[(&str, &str)] = &[
+    ("-3, none", "-3, None"),
+    ("none, 2", "None, 2"),
+    ("-3, 2", "-3, 2"),
+    ("a_min=-1.5, a_max=4", "a_min=-1.5, a_max=4"),
+    ("min=0", "min=0"),
+    ("max=-2", "max=-2"),
+    ("none, none", "None, None"),
+];
+const CLIP_METHOD: &[(&str, &str)] = &[
+    ("min=1", "min=1"),
+    ("max=1", "max=1"),
+    ("0", "0"),
+    ("-2, 5", "-2, 5"),
+];
+
 /// The family's rows. `fmax fmin` compare with -0.0 == 0.0 (Ulps(0)): which
 /// zero C's fmax gives for (-0.0, 0.0) is unspecified (CUDA's may differ).
 pub const NPMATH: &[FnSpec] = &[
+    // clip's optional bounds (`ops/clip_call.rs`): positional none, NumPy's
+    // a_min/a_max and min/max, the method with one bound.
+    row(
+        "clip_bounds",
+        "clip({0}, {1})",
+        "np.clip({0}, {1})",
+        &[SPECIAL, Arg::Choice(CLIP_BOUNDS)],
+        Tol::Exact,
+    ),
+    row(
+        "clip_method",
+        "({0}).clip({1})",
+        "({0}).clip({1})",
+        &[SMALL, Arg::Choice(CLIP_METHOD)],
+        Tol::Exact,
+    ),
     row(
         "isclose",
         "isclose({0}, {1})",
