@@ -1,5 +1,6 @@
 //! File builtins: `save load savez` (NumPy's .npy/.npz, see `crate::npy`).
-//! `load("f.npz")` gives a list of (name, array) tuples in file order.
+//! `load("f.npz")` gives a dict {name: array} in file order (NumPy's
+//! `np.load(...)["w"]`).
 
 use super::creation::{array_arg, op};
 use crate::error::{Error, Result};
@@ -20,7 +21,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "load",
         "load(path, device=none)",
-        "Read a .npy file (an array) or a .npz file (a list of (name, array) tuples), onto device (default: the device flag).",
+        "Read a .npy file (an array) or a .npz file (a dict {name: array} in file order, as NumPy's z[\"w\"]), onto device (default: the device flag).",
         false,
         load
     ),
@@ -67,12 +68,12 @@ fn load(i: &mut Interp, mut a: Args) -> Result<Value> {
     };
     Ok(match npy::load(&path)? {
         Loaded::Array(x) => place(x)?,
-        Loaded::Archive(items) => Value::list(
+        Loaded::Archive(items) => Value::Dict(crate::containers::Dict::from_pairs(
             items
                 .into_iter()
-                .map(|(n, x)| Ok(Value::tuple(vec![Value::str(n), place(x)?])))
+                .map(|(n, x)| Ok((Value::str(n), place(x)?)))
                 .collect::<Result<Vec<_>>>()?,
-        ),
+        )?),
     })
 }
 
