@@ -235,6 +235,13 @@ impl Tape {
         out: Option<Array>,
         g: EwNode,
     ) -> Result<()> {
+        // The tree's own shape: every leaf's adjoint is summed from it. The
+        // adjoint expression may be smaller (a lazily broadcast seed: the
+        // `g` of `sum(tree)` is 0-d), and a leaf broadcast against another
+        // leaf (`a[:, None] + b`) must still count every position it fed.
+        let mut full = None;
+        fuse::tree_shape(tree, &mut full)?;
+        let full = full.as_deref();
         let mut parts: Vec<(u64, EwNode)> = Vec::new();
         self.diff(tree, out, g, &mut parts);
         while let Some((id, first)) = parts.pop() {
@@ -257,10 +264,10 @@ impl Tape {
                 Some(k) => {
                     let v = value_leaf(fuse::eval(sum, fx)?.into_value())?;
                     let (other, _) = parts.swap_remove(k);
-                    self.add_tree(fx, adj, other, v.clone())?;
-                    self.add_tree(fx, adj, id, v)?;
+                    self.add_tree_within(fx, adj, other, v.clone(), full)?;
+                    self.add_tree_within(fx, adj, id, v, full)?;
                 }
-                None => self.add_tree(fx, adj, id, sum)?,
+                None => self.add_tree_within(fx, adj, id, sum, full)?,
             }
         }
         Ok(())
@@ -270,15 +277,37 @@ impl Tape {
     /// the node's (broadcasting) is evaluated and summed back to it now; one
     /// that grows past `KEEP_OPS` is evaluated.
     fn add_tree(&self, fx: DType, adj: &mut [Option<EwNode>], id: u64, t: EwNode) -> Result<()> {
+        self.add_tree_within(fx, adj, id, t, None)
+    }
+
+    /// `add_tree` for the adjoint of a leaf of a fused tree of shape `full`:
+    /// the adjoint stands for every position of `full` (broadcast up to it
+    /// first), and positions the leaf was broadcast to are summed back.
+    fn add_tree_within(
+        &self,
+        fx: DType,
+        adj: &mut [Option<EwNode>],
+        id: u64,
+        t: EwNode,
+        full: Option<&[usize]>,
+    ) -> Result<()> {
         let Some(j) = self.index_of(id) else {
             return Ok(());
         };
         let node = &self.nodes[j];
         let mut shape = None;
         tree_shape(&t, &mut shape)?;
+        let shape = match (shape, full) {
+            (Some(s), Some(f)) => Some(broadcast_shapes(&s, f, "grad")?),
+            (s, f) => s.or_else(|| f.map(<[usize]>::to_vec)),
+        };
         let t = match shape {
             Some(s) if broadcast_shapes(&s, &node.shape, "grad")? != node.shape => {
                 let a = to_array(fuse::eval(t, fx)?)?;
+                let a = match a.shape() == s.as_slice() {
+                    true => a,
+                    false => a.broadcast_to(&s)?,
+                };
                 leaf(cast(sum_to(&a, &node.shape, fx)?, node.dtype)?)
             }
             _ => t,

@@ -551,6 +551,12 @@ impl Interp {
         {
             return Ok(v);
         }
+        // `add.reduce(x)`, `maximum.accumulate(x)`: NumPy's ufunc methods.
+        if let Value::Builtin(d) = &recv
+            && let Some(v) = crate::ops::ufunc_methods::namespace_attr(d, name)
+        {
+            return Ok(v);
+        }
         // `z.real`, `z.imag`: NumPy's attributes (arrays and Python complex numbers).
         if matches!(
             recv,
@@ -618,6 +624,7 @@ impl Interp {
             if crate::ops::generator::namespace_attr(d, "default_rng").is_some() {
                 out.extend(crate::ops::generator::namespace_names());
             }
+            out.extend(crate::ops::ufunc_methods::names(d));
         }
         out.extend(
             crate::containers::methods::method_names(v)

@@ -72,6 +72,7 @@ pub mod sort;
 pub mod stat_args;
 pub mod stats;
 pub mod tensor;
+pub mod ufunc_methods;
 
 use crate::error::Result;
 use crate::interp::{Args, Interp};

@@ -147,6 +147,22 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[6],
         &[0, 1],
     ),
+    // Leaves broadcast against each other inside one fused reduction: the
+    // 0-d seed of sum/mean must count every position a leaf fed.
+    (
+        &["add", "subtract"],
+        "sum(x[:, :, None] + y) - mean(x[:, :, None] * 2.0 - y)",
+        &[3, 4],
+        &[5],
+        &[0, 1],
+    ),
+    (
+        &["ufunc.outer"],
+        "sum(add.outer(x, y)) + sum(sin(multiply.outer(x, y)))",
+        &[2, 3],
+        &[4],
+        &[0, 1],
+    ),
     (
         &["clip"],
         "sum(sin(clip(x, 0.2, none) + x.clip(max=-0.3) * y + clip(x * y, a_min=-0.5, a_max=0.5)))",

@@ -398,3 +398,37 @@ fn index_tricks_build_arrays_as_numpy() {
         .expect("mgrid has help");
     assert!(page.contains("dense grid"), "{page}");
 }
+
+#[test]
+fn ufunc_methods_of_the_binary_builtins() {
+    let mut s = session();
+    text(&mut s, "x = arange(6.0).reshape(2, 3)");
+    assert_eq!(
+        text(
+            &mut s,
+            "(add.reduce(x).tolist(), maximum.accumulate(array([3, 1, 4])).tolist())"
+        ),
+        "([3.0, 5.0, 7.0], [3, 3, 4])"
+    );
+    assert_eq!(
+        text(&mut s, "subtract.outer(arange(3), arange(2)).tolist()"),
+        "[[0, -1], [1, 0], [2, 1]]"
+    );
+    // The unbuffered write: a repeated index counts every time.
+    text(&mut s, "z = zeros(4); add.at(z, array([0, 0, 2]), 1.0)");
+    assert_eq!(text(&mut s, "z.tolist()"), "[2.0, 0.0, 1.0, 0.0]");
+    assert_eq!(
+        text(&mut s, "repr(add.reduce)"),
+        "\"<ufunc method add.reduce>\""
+    );
+    let e = error(&mut s, "divide.at(z, [0], 2.0)");
+    assert!(e.rendered.contains("add.at"), "{}", e.rendered);
+    let e = error(&mut s, "subtract.reduce(x, axis=none)");
+    assert!(e.rendered.contains("not reorderable"), "{}", e.rendered);
+    let e = error(&mut s, "exp.reduce(x)");
+    assert!(
+        e.rendered.contains("no attribute `reduce`"),
+        "{}",
+        e.rendered
+    );
+}

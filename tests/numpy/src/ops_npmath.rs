@@ -31,6 +31,15 @@ const fn lab(labels: &'static str) -> Arg {
     }
 }
 
+/// Binary ufuncs for the method rows.
+const UFUNCS: &[(&str, &str)] = &[
+    ("add", "add"),
+    ("multiply", "multiply"),
+    ("maximum", "maximum"),
+    ("minimum", "minimum"),
+    ("subtract", "subtract"),
+];
+
 /// Bounds of `clip` as (gcalc, NumPy) texts.
 const CLIP_BOUNDS: &[(&str, &str)] = &[
     ("-3, none", "-3, None"),
@@ -59,6 +68,29 @@ pub const NPMATH: &[FnSpec] = &[
         "np.clip({0}, {1})",
         &[SPECIAL, Arg::Choice(CLIP_BOUNDS)],
         Tol::Exact,
+    ),
+    // ufunc methods (`ops/ufunc_methods.rs`): the op's reduction or scan
+    // where gcalc has one, a fold with the op itself otherwise.
+    row(
+        "ufunc_reduce",
+        "{1}.reduce({0}, axis={2})",
+        "np.{1}.reduce({0}, axis={2})",
+        &[SMALL1, Arg::Choice(UFUNCS), AXIS],
+        Tol::Ulps(4),
+    ),
+    row(
+        "ufunc_accumulate",
+        "{1}.accumulate({0}, axis={2})",
+        "np.{1}.accumulate({0}, axis={2})",
+        &[SMALL1, Arg::Choice(UFUNCS), AXIS1],
+        Tol::Ulps(4),
+    ),
+    row(
+        "ufunc_outer",
+        "{1}.outer({0}, {2})",
+        "np.{1}.outer({0}, {2})",
+        &[SMALL, Arg::Choice(UFUNCS), SMALL],
+        Tol::Ulps(4),
     ),
     row(
         "clip_method",
