@@ -360,6 +360,40 @@ impl Interp {
         if complex_in && !crate::ops::complex::complex_grad_ok(def) {
             return Err(complex_on_tape(def.name));
         }
+        // A list of tracked arrays where an array is meant (`array([a, b])`,
+        // `sum([l1, l2])`, `exp([a, b])`): its items stacked on the tape, as
+        // JAX's `jnp.array` (else the list would be copied untracked).
+        let lifts = ARRAY_CTORS.contains(&def.name)
+            || matches!(def.kind, OpKind::Reduce(_) | OpKind::Elementwise(_));
+        if lifts {
+            for k in 0..args.pos.len() {
+                let v = &args.pos[k];
+                if matches!(v, Value::List(_) | Value::Tuple(_))
+                    && self.tape.as_ref().is_some_and(|t| t.tracks_value(v))
+                {
+                    let v = v.clone();
+                    args.pos[k] = self.stack_tracked(&v, args.span)?;
+                }
+                if ARRAY_CTORS.contains(&def.name) {
+                    break;
+                }
+            }
+            if ARRAY_CTORS.contains(&def.name) && matches!(args.pos.first(), Some(Value::Array(_)))
+            {
+                let x = args.pos.swap_remove(0);
+                return match args.kw.iter().find(|(k, _)| k.as_str() == "dtype") {
+                    Some((_, d)) => {
+                        let d = d.clone();
+                        let astype = op("astype")?;
+                        self.call_def_taped(
+                            astype,
+                            Args::new(astype.name, vec![x, d], vec![], args.span),
+                        )
+                    }
+                    None => Ok(x),
+                };
+            }
+        }
         let rule = match (&def.kind, def.grad) {
             (OpKind::Elementwise(_), _)
                 if crate::ops::elementwise::alternate(def, args.pos.len() + args.kw.len())
@@ -368,6 +402,8 @@ impl Interp {
                 return self.call_def_raw(def, args);
             }
             (OpKind::Elementwise(_), _) => {
+                let mut args = args;
+                fuse::lists_to_arrays(self, &mut args)?;
                 let tree = fuse::call_tree(def, args)?;
                 return Ok(self.eval_tree(tree)?.into_value());
             }
@@ -499,6 +535,46 @@ impl Interp {
 }
 
 /// An op of the table, by name (an internal error if it is missing).
+/// The constructors whose list argument is stacked on the tape.
+const ARRAY_CTORS: &[&str] = &["array", "asarray"];
+
+impl Interp {
+    /// A list, tuple or range operand of an elementwise op as an array:
+    /// stacked on the tape when it holds tracked arrays, else made where new
+    /// arrays go (`fuse::list_operand`). None for other values.
+    pub(crate) fn lift_list(&mut self, v: &Value, span: gcalc_lang::Span) -> Result<Option<Value>> {
+        if matches!(v, Value::List(_) | Value::Tuple(_))
+            && self.tape.as_ref().is_some_and(|t| t.tracks_value(v))
+        {
+            return self.stack_tracked(v, span).map(Some);
+        }
+        fuse::list_operand(self, v)
+    }
+
+    /// The nested list or tuple `v` (holding tracked arrays) as one array,
+    /// made by taped `stack` calls; numbers become 0-d arrays.
+    fn stack_tracked(&mut self, v: &Value, span: gcalc_lang::Span) -> Result<Value> {
+        let items = v.seq_items().unwrap_or_default();
+        let mut parts = Vec::with_capacity(items.len());
+        for it in items.iter() {
+            parts.push(match it {
+                Value::List(_) | Value::Tuple(_) => self.stack_tracked(it, span)?,
+                Value::Array(_) => it.clone(),
+                other => Value::Array(crate::array::create::value_to_array(
+                    other,
+                    None,
+                    self.float_x(),
+                )?),
+            });
+        }
+        let stack = op("stack")?;
+        self.call_def_taped(
+            stack,
+            Args::new(stack.name, vec![Value::list(parts)], vec![], span),
+        )
+    }
+}
+
 pub(crate) fn op(name: &str) -> Result<&'static OpDef> {
     crate::ops::lookup(name)
         .ok_or_else(|| crate::Error::internal(format!("op `{name}` missing from the op table")))

@@ -492,6 +492,17 @@ impl Interp {
         }
         let mut nodes = Vec::with_capacity(args.len());
         for (n, a) in built.into_iter().zip(args) {
+            // NumPy's array-likes: `exp([1.0, 2.0])`.
+            let n = match n {
+                Err(v) => match self
+                    .lift_list(&v, a.value.span)
+                    .map_err(|e| e.at(a.value.span))?
+                {
+                    Some(arr) => Err(arr),
+                    None => Err(v),
+                },
+                ok => ok,
+            };
             nodes.push(numeric(n, a.value.span)?);
         }
         crate::ops::elementwise::ew_checked(def, nodes.len()).map_err(|err| err.at(span))?;

@@ -35,6 +35,7 @@ fn bound(a: &mut Args, names: &[&str]) -> Result<Option<Value>> {
 
 /// `clip` called with keywords, none bounds, or as a method.
 pub(crate) fn clip_call(i: &mut Interp, mut a: Args) -> Result<Value> {
+    super::fuse::lists_to_arrays(i, &mut a)?;
     let clip = a.name;
     let x = a.req("x")?;
     let lo = bound(&mut a, LO)?;

@@ -92,8 +92,36 @@ pub fn apply(op_name: &str, args: Vec<Operand>, float_x: DType) -> Result<Operan
 }
 
 /// A builtin call of an elementwise op (`exp(x)`, `clip(x, lo=0, hi=1)`).
-pub fn call(op: &'static OpDef, interp: &mut Interp, args: Args) -> Result<Value> {
+pub fn call(op: &'static OpDef, interp: &mut Interp, mut args: Args) -> Result<Value> {
+    lists_to_arrays(interp, &mut args)?;
     Ok(eval(call_tree(op, args)?, interp.float_x())?.into_value())
+}
+
+/// NumPy's array-likes as operands (`exp([1.0, 2.0])`, `maximum([1, 5], 3)`):
+/// a list, tuple or range argument is made an array where new arrays go.
+pub fn lists_to_arrays(interp: &Interp, args: &mut Args) -> Result<()> {
+    let vals = args
+        .pos
+        .iter_mut()
+        .chain(args.kw.iter_mut().map(|(_, v)| v));
+    for v in vals {
+        if let Some(a) = list_operand(interp, v)? {
+            *v = a;
+        }
+    }
+    Ok(())
+}
+
+/// `v` as an array when it is a list, tuple or range (else None).
+pub fn list_operand(interp: &Interp, v: &Value) -> Result<Option<Value>> {
+    if !matches!(v, Value::List(_) | Value::Tuple(_) | Value::Range(..)) {
+        return Ok(None);
+    }
+    let a = crate::array::create::value_to_array(v, None, interp.float_x())?;
+    Ok(Some(Value::Array(crate::backend::to_device(
+        &a,
+        interp.default_device(),
+    )?)))
 }
 
 /// The one-op tree of a builtin call of an elementwise op.

@@ -156,6 +156,15 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
         &[5],
         &[0, 1],
     ),
+    // Lists of tracked arrays where an array is meant: array([...]),
+    // reductions of a list, elementwise ops of a list (stacked on the tape).
+    (
+        &["array", "stack"],
+        "sum(array([x[0, 0], x[1, 1] * 2.0, y[0]]) ** 2) + sum(exp([x[0, 1], y[1]])) + mean([sum(x[0]), sum(y)]) + sum([sum(x[k]) ** 2 for k in range(2)])",
+        &[2, 3],
+        &[4],
+        &[0, 1],
+    ),
     (
         &["ufunc.outer"],
         "sum(add.outer(x, y)) + sum(sin(multiply.outer(x, y)))",

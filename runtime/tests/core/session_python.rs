@@ -432,3 +432,22 @@ fn ufunc_methods_of_the_binary_builtins() {
         e.rendered
     );
 }
+
+#[test]
+fn elementwise_builtins_take_lists_as_numpy() {
+    let mut s = session();
+    assert_eq!(
+        text(
+            &mut s,
+            "(exp([0.0, 0.0]).tolist(), maximum([1, 5], 3).tolist(), sqrt((4.0, 9.0)).tolist())"
+        ),
+        "([1.0, 1.0], [3, 5], [2.0, 3.0])"
+    );
+    assert_eq!(
+        text(
+            &mut s,
+            "(clip([1, 5, 9], 2, 6).tolist(), add(range(3), 1).tolist(), [1, 2] + [3])"
+        ),
+        "([2, 5, 6], [1, 2, 3], [1, 2, 3])"
+    );
+}
