@@ -91,8 +91,8 @@ pub static OPS: &[OpDef] = &[
     builtin!("type", "type(x)", "The name of a value's type.", type_),
     builtin!(
         "allclose",
-        "allclose(a, b, rtol=1e-5, atol=1e-8)",
-        "Whether every element of a and b is close: |a - b| <= atol + rtol * |b| (NumPy's rule). Operands on one device.",
+        "allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)",
+        "Whether every element of a and b is close: |a - b| <= atol + rtol * |b| (NumPy's rule); with equal_nan=true a nan matches a nan. Operands on one device.",
         allclose
     ),
     builtin!(
@@ -469,7 +469,17 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
         .map(|v| float_arg(&v, "atol"))
         .transpose()?
         .unwrap_or(1e-8);
-    a.finish_with(&["rtol", "atol"])?;
+    let equal_nan = match a.opt("equal_nan")? {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(v) => {
+            return Err(Error::type_(format!(
+                "equal_nan must be true or false, got {}",
+                v.a_type_name()
+            )));
+        }
+    };
+    a.finish_with(&["rtol", "atol", "equal_nan"])?;
     let fx = i.float_x();
     let xa = crate::array::create::value_to_array(&x, None, fx)?;
     let ya = crate::array::create::value_to_array(&y, None, fx)?;
@@ -493,7 +503,9 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
     let yo = crate::array::layout::OffsetIter::new(&shape, &yb, 0);
     let ok = xo.zip(yo).all(|(p, q)| {
         let (u, v) = (xs[p], ys[q]);
-        (u == v) || (u - v).abs() <= atol + rtol * v.abs()
+        (u == v)
+            || (u - v).abs() <= atol + rtol * v.abs()
+            || (equal_nan && u.is_nan() && v.is_nan())
     });
     Ok(Value::Bool(ok))
 }

@@ -451,3 +451,15 @@ fn elementwise_builtins_take_lists_as_numpy() {
         "([2, 5, 6], [1, 2, 3], [1, 2, 3])"
     );
 }
+
+#[test]
+fn allclose_takes_equal_nan() {
+    let mut s = session();
+    assert_eq!(
+        text(
+            &mut s,
+            "(allclose([1.0, nan], [1.0, nan]), allclose([1.0, nan], [1.0, nan], equal_nan=true), allclose([nan], [1.0], equal_nan=true))"
+        ),
+        "(false, true, false)"
+    );
+}
