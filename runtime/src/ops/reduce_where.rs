@@ -122,7 +122,20 @@ pub fn call(op: ReduceOp, i: &mut Interp, mut a: Args) -> Result<Value> {
     }
     let xv = Value::Array(x.clone());
     let mask = match mask {
-        Some(m) => Some(c(i, "broadcast_to", vec![m, shape_of(&x)])?),
+        Some(m) => {
+            let m = c(i, "broadcast_to", vec![m, shape_of(&x)])?;
+            match m.as_array().map(|a| a.dtype()) {
+                Some(DType::Bool) => Some(m),
+                d => {
+                    return Err(Error::type_(format!(
+                        "{name}(): where= must be a bool mask, got {}",
+                        d.map_or("a non-array".to_string(), |d| d.to_string())
+                    ))
+                    .with_op(name)
+                    .with_help("compare to make one: where=x > 0 (NumPy does not cast numbers to bool here)"));
+                }
+            }
+        }
         None => None,
     };
     if let (Some(v), true) = (&init, is_extreme(op) && x.size() == 0) {

@@ -102,8 +102,9 @@ impl Object for UfuncMethod {
     fn is_callable(&self) -> bool {
         true
     }
-    fn call(&self, i: &mut Interp, a: Args) -> Result<Value> {
+    fn call(&self, i: &mut Interp, mut a: Args) -> Result<Value> {
         let what = format!("{}.{}", self.op.name, self.method_name());
+        a.name = self.method_name();
         match self.kind {
             Kind::Reduce => reduce(self.op, i, a),
             Kind::Accumulate => accumulate(self.op, i, a),

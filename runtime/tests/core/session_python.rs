@@ -344,6 +344,9 @@ fn reductions_take_numpy_where_and_initial() {
     assert!(e.rendered.contains("initial="), "{}", e.rendered);
     let e = error(&mut s, "mean(x, initial=1)");
     assert!(e.rendered.contains("takes no initial="), "{}", e.rendered);
+    // NumPy does not cast numbers to a mask.
+    let e = error(&mut s, "sum(x, where=x)");
+    assert!(e.rendered.contains("bool mask"), "{}", e.rendered);
     // A mask that does not broadcast is an error at the user's call.
     let e = error(&mut s, "\nsum(x, where=array([true, false]))");
     assert!(e.rendered.contains("In:2:1"), "{}", e.rendered);
