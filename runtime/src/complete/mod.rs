@@ -45,7 +45,9 @@ fn value_label(v: &Value) -> &'static str {
 }
 
 /// Attributes of every array that are values, not methods (`x.T`, `x.shape`).
-const ARRAY_PROPERTIES: &[&str] = &["shape", "size", "ndim", "dtype", "device", "nbytes", "T"];
+const ARRAY_PROPERTIES: &[&str] = &[
+    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T", "flat",
+];
 
 /// Names that are values without being ops: dtypes and `floatX`.
 pub const SPECIAL_NAMES: &[&str] = &[

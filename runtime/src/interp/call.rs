@@ -511,6 +511,19 @@ impl Interp {
                     let def = super::eval::op_named("transpose")?;
                     return self.call_builtin(def, vec![recv.clone()], vec![], attr.span);
                 }
+                // NumPy's `x.flat`: the elements in C order as a 1-d view, so
+                // `x.flat[k]` reads and `x.flat[k] = v` writes x. A view needs
+                // a contiguous x: otherwise an error, never a silent copy.
+                "flat" => {
+                    if !a.is_contiguous() {
+                        return Err(Error::value(
+                            "x.flat of an array that is not contiguous (a transposed or strided view)",
+                        )
+                        .at(attr.span)
+                        .with_help("read with x.ravel() (a copy), or work on x.copy().flat"));
+                    }
+                    return Ok(Value::Array(a.reshape(&[-1])?));
+                }
                 _ => {}
             }
         }
@@ -606,7 +619,7 @@ impl Interp {
         if let Value::Array(_) = v {
             out.extend(
                 [
-                    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T",
+                    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T", "flat",
                 ]
                 .map(String::from),
             );

@@ -466,3 +466,22 @@ fn allclose_takes_equal_nan() {
         "(false, true, false)"
     );
 }
+
+#[test]
+fn flat_is_a_writable_view_of_contiguous_arrays() {
+    let mut s = session();
+    text(&mut s, "x = arange(6.0).reshape(2, 3)");
+    assert_eq!(
+        text(&mut s, "(x.flat[4], x.flat[-1], x.flat[1:3].tolist())"),
+        "(4.0, 5.0, [1.0, 2.0])"
+    );
+    text(&mut s, "x.flat[0] = 9.0; x.flat[[1, 2]] = 7.0");
+    assert_eq!(
+        text(&mut s, "x.tolist()"),
+        "[[9.0, 7.0, 7.0], [3.0, 4.0, 5.0]]"
+    );
+    assert_eq!(text(&mut s, "[v for v in x.flat][3:]"), "[3.0, 4.0, 5.0]");
+    // A transposed view has no flat view: an error, never a silent copy.
+    let e = error(&mut s, "x.T.flat[0] = 1.0");
+    assert!(e.rendered.contains("not contiguous"), "{}", e.rendered);
+}
