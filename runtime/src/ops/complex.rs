@@ -11,6 +11,7 @@ use crate::dtype::DType;
 use crate::error::Result;
 use crate::interp::{Args, Interp};
 use crate::opid::CxOp;
+use crate::opid::SortOp;
 use crate::ops::{OpDef, OpKind};
 use crate::value::Value;
 
@@ -153,7 +154,7 @@ fn py_number(o: &Operand) -> Option<(f64, f64)> {
 /// The error of a builtin that has no complex form, called on a complex array.
 pub fn unsupported(name: &str, dtype: DType) -> crate::error::Error {
     crate::error::Error::dtype(name, format!("`{name}` does not support {dtype} arrays"))
-        .with_help("complex arrays take arithmetic, == and !=, sum mean prod any all, matmul dot outer, real imag conj abs angle exp log sqrt, the fft family, shape changes and indexing; otherwise work on real(z) and imag(z), or abs(z)")
+        .with_help("complex arrays take arithmetic, == and !=, sum mean prod any all, matmul dot outer, real imag conj abs angle exp log sqrt, sort argsort, the fft family, shape changes and indexing; otherwise work on real(z) and imag(z), or abs(z)")
 }
 
 /// Whether builtin `def` handles complex arrays (elsewhere the real loops
@@ -186,6 +187,7 @@ fn accepts_complex(def: &'static OpDef) -> bool {
                 || in_table(super::eig::OPS)
                 || CX_DEFS.iter().any(|(_, d)| std::ptr::eq(d, def))
                 || products.contains(&(def as *const OpDef as usize))
+                || [SortOp::Sort.name(), SortOp::Argsort.name()].contains(&def.name)
                 || matches!(
                     family(def),
                     Some(

@@ -261,8 +261,44 @@ fn sort_call(op: SortOp, i: &mut Interp, mut args: Args) -> Result<Value> {
     if indices && x.ndim() == 0 {
         axis = None; // NumPy: argsort of a 0-d array is [0]
     }
+    if x.dtype().is_complex() {
+        return sort_complex_lanes(i, x, axis, descending, indices);
+    }
     let mut r = sort_along(&x, axis, descending, !indices, indices)?;
     Ok(Value::Array(r.remove(0)))
+}
+
+/// NumPy's order of complex numbers: by real part, then imaginary part
+/// (nans last in each), through `lexsort` and `take_along_axis` so it runs
+/// on every device; `descending` reverses the lanes.
+fn sort_complex_lanes(
+    i: &mut Interp,
+    x: Array,
+    axis: Option<i64>,
+    descending: bool,
+    indices: bool,
+) -> Result<Value> {
+    use super::stats::call_op;
+    let (x, axis) = match axis {
+        None => (Value::Array(x.reshape(&[-1])?), -1),
+        Some(k) => (Value::Array(x), k),
+    };
+    let re = call_op(i, "real", vec![x.clone()], vec![])?;
+    let im = call_op(i, "imag", vec![x.clone()], vec![])?;
+    let ax = Value::Int(axis);
+    let mut idx = call_op(
+        i,
+        "lexsort",
+        vec![Value::tuple(vec![im, re])],
+        vec![("axis", ax.clone())],
+    )?;
+    if descending {
+        idx = call_op(i, "flip", vec![idx, ax.clone()], vec![])?;
+    }
+    if indices {
+        return Ok(idx);
+    }
+    call_op(i, "take_along_axis", vec![x, idx, ax], vec![])
 }
 
 /// `kth=`: an int, or a tuple, list or int array of them.

@@ -485,3 +485,24 @@ fn flat_is_a_writable_view_of_contiguous_arrays() {
     let e = error(&mut s, "x.T.flat[0] = 1.0");
     assert!(e.rendered.contains("not contiguous"), "{}", e.rendered);
 }
+
+#[test]
+fn complex_arrays_sort_by_real_then_imaginary_part() {
+    let mut s = session();
+    text(&mut s, "z = array([[3+1j, 1+2j, 1-1j], [0j, -1+0j, 2j]])");
+    // NumPy's order (values checked against np.sort / np.argsort).
+    assert_eq!(
+        text(&mut s, "sort(z).tolist()"),
+        "[[(1-1j), (1+2j), (3+1j)], [(-1+0j), 0j, 2j]]"
+    );
+    assert_eq!(
+        text(&mut s, "(argsort(z).tolist(), argsort(z, axis=0).tolist())"),
+        "([[2, 1, 0], [1, 0, 2]], [[1, 1, 1], [0, 0, 0]])"
+    );
+    assert_eq!(
+        text(&mut s, "sort(z, axis=none).tolist()"),
+        "[(-1+0j), 0j, 2j, (1-1j), (1+2j), (3+1j)]"
+    );
+    text(&mut s, "z.sort(axis=0)");
+    assert_eq!(text(&mut s, "z[0].tolist()"), "[0j, (-1+0j), 2j]");
+}
