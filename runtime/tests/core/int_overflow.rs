@@ -68,6 +68,47 @@ fn python_integer_overflow_is_an_error() {
     assert!(v.text.contains("-9223372036854775808"), "{}", v.text);
 }
 
+/// NumPy 2: a Python int that does not fit the int32 array it meets is an
+/// OverflowError in arithmetic (it used to wrap silently), and compares
+/// exactly.
+#[test]
+fn python_ints_out_of_int32_range_do_not_wrap() {
+    let mut s = session();
+    for code in [
+        "array([1, 2], dtype=int32) * 3000000000",
+        "array([1], dtype=int32) + -3000000000",
+        "maximum(array([1], dtype=int32), 2**40)",
+        "x = array([1], dtype=int32); x += 3000000000",
+    ] {
+        let e = error_of(&mut s, code, ErrorKind::Overflow);
+        assert!(
+            e.rendered.contains("out of bounds for int32"),
+            "{}",
+            e.rendered
+        );
+    }
+    for (code, want) in [
+        (
+            "(array([1, 2], dtype=int32) < 3000000000).tolist()",
+            "[true, true]",
+        ),
+        (
+            "(array([1], dtype=int32) == -3000000000).tolist()",
+            "[false]",
+        ),
+        (
+            "(array([1], dtype=int32) + 2147483646).tolist()",
+            "[2147483647]",
+        ),
+    ] {
+        let r = s.execute(code, "In");
+        let v = r
+            .value
+            .unwrap_or_else(|| panic!("{code}: {}", r.error.unwrap().rendered));
+        assert_eq!(v.text, want, "{code}");
+    }
+}
+
 #[test]
 fn shapes_that_cannot_exist_are_clear_errors() {
     let mut s = session();

@@ -101,6 +101,37 @@ impl<'a> Lower<'_, 'a> {
                 if ctype == DType::Bool && def.bool.is_none() {
                     ctype = DType::Int64;
                 }
+                // NumPy 2: a Python int meets an int32 operand in int32 only
+                // when it fits; arithmetic with one that does not is an
+                // overflow error (never a wrapped value), a comparison is
+                // made exactly in int64.
+                if ctype == DType::Int32 || held(okind) == DType::Int32 {
+                    for a in args {
+                        // A Python int, or a scalar expression of them (`-3000000000`).
+                        let weak = match a {
+                            EwNode::Leaf(Operand::Int(v)) => Some(*v as f64),
+                            EwNode::Op { .. } => {
+                                let mut largest = 0.0;
+                                super::scalar_truth(a, &mut largest)
+                                    .and_then(|(v, int)| int.then_some(v))
+                            }
+                            EwNode::Leaf(_) => None,
+                        };
+                        if let Some(v) = weak
+                            && !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&v)
+                        {
+                            if held(okind) == DType::Bool {
+                                ctype = DType::Int64;
+                            } else {
+                                return Err(Error::new(
+                                    crate::error::ErrorKind::Overflow,
+                                    format!("{}: Python integer {v} out of bounds for int32", op.name),
+                                )
+                                .with_help("cast the array first: x.astype(int64) (NumPy 2 raises the same error)"));
+                            }
+                        }
+                    }
+                }
                 let shape = out_shape(op.name, kids)?;
                 let mut node = Node {
                     op: op.name,
