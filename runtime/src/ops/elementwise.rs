@@ -268,6 +268,8 @@ fn ref_sign(x: f64) -> f64 {
         1.0
     } else if x < 0.0 {
         -1.0
+    } else if x == 0.0 {
+        0.0 // NumPy: sign(-0.0) is 0.0
     } else {
         x
     }
@@ -391,7 +393,7 @@ pub static OPS: &[OpDef] = &[
         "({0} >= {1})"; "x >= y elementwise, giving bool."),
     ABS,
     ew!("sign", "sign(x)", ["x"], Arith, Any, |v| ref_sign(v[0]);
-        f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else { x }; i: map1 |x| x.signum(); b: none;
+        f: map1 |x| if x > 0.0 { 1.0 } else if x < 0.0 { -1.0 } else if x == 0.0 { 0.0 } else { x }; i: map1 |x| x.signum(); b: none;
         "(({0} > 0) - ({0} < 0) + ({0} != {0}) * {0})", "(({0} > 0) - ({0} < 0))";
         "-1, 0 or 1 by the sign of x (nan stays nan)."),
     ew!("sqrt", "sqrt(x)", ["x"], Float, Positive, |v| v[0].sqrt();

@@ -506,3 +506,12 @@ fn complex_arrays_sort_by_real_then_imaginary_part() {
     text(&mut s, "z.sort(axis=0)");
     assert_eq!(text(&mut s, "z[0].tolist()"), "[0j, (-1+0j), 2j]");
 }
+
+#[test]
+fn sign_of_negative_zero_is_zero_as_numpy() {
+    let mut s = session();
+    assert_eq!(
+        text(&mut s, "sign(array([-0.0, 0.0, -2.0, 3.0])).tolist()"),
+        "[0.0, 0.0, -1.0, 1.0]"
+    );
+}
