@@ -210,6 +210,36 @@ fn python_builtin(op: ReduceOp, args: &Args) -> Option<Result<Value>> {
         [(k, v)] if k.as_str() == "default" && op != ReduceOp::Sum => Some(v),
         _ => return None,
     };
+    // Python's `any(xs)` / `all(xs)` of Python numbers and bools (a
+    // generator written as a comprehension included): a bool.
+    if matches!(op, ReduceOp::Any | ReduceOp::All) && default.is_none() {
+        let [v] = args.pos.as_slice() else {
+            return None;
+        };
+        let items = match v {
+            Value::List(_) | Value::Tuple(_) => v.seq_items()?.to_vec(),
+            Value::Range(a, b, c) => {
+                let n = crate::value::range_len(*a, *b, *c);
+                return Some(Ok(Value::Bool(match op {
+                    ReduceOp::Any => n > 1 || (n == 1 && *a != 0),
+                    _ => n == 0 || (0..n as i64).all(|k| a + k * c != 0),
+                })));
+            }
+            _ => return None,
+        };
+        let truth = |x: &Value| match x {
+            Value::Bool(b) => Some(*b),
+            Value::Int(i) => Some(*i != 0),
+            Value::Float(f) => Some(*f != 0.0),
+            _ => None,
+        };
+        let truths: Option<Vec<bool>> = items.iter().map(truth).collect();
+        let truths = truths?;
+        return Some(Ok(Value::Bool(match op {
+            ReduceOp::Any => truths.iter().any(|&t| t),
+            _ => truths.iter().all(|&t| t),
+        })));
+    }
     if !matches!(op, ReduceOp::Sum | ReduceOp::Max | ReduceOp::Min) {
         return None;
     }

@@ -515,3 +515,17 @@ fn sign_of_negative_zero_is_zero_as_numpy() {
         "[0.0, 0.0, -1.0, 1.0]"
     );
 }
+
+#[test]
+fn any_and_all_of_python_values_are_python_bools() {
+    let mut s = session();
+    assert_eq!(
+        text(
+            &mut s,
+            "(any(v > 3 for v in [1, 5]), type(all([1, 2])), any([]), all([]), any(range(1)), all(range(1, 4)), all(range(0, 4)))"
+        ),
+        "(true, \"bool\", false, true, false, true, false)"
+    );
+    // Arrays keep NumPy's reduction.
+    assert_eq!(text(&mut s, "type(any(array([0, 1])))"), "\"array\"");
+}
