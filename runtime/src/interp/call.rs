@@ -522,7 +522,14 @@ impl Interp {
                         .at(attr.span)
                         .with_help("read with x.ravel() (a copy), or work on x.copy().flat"));
                     }
-                    return Ok(Value::Array(a.reshape(&[-1])?));
+                    // Through the table's reshape, so `grad` follows it.
+                    let def = super::eval::op_named("reshape")?;
+                    return self.call_builtin(
+                        def,
+                        vec![recv.clone(), Value::Int(-1)],
+                        vec![],
+                        attr.span,
+                    );
                 }
                 _ => {}
             }

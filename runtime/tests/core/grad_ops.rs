@@ -181,7 +181,7 @@ const CASES: &[(&[&str], &str, &[usize], &[usize], &[usize])] = &[
     ),
     (
         &["view"],
-        "sum(sin(x.view(2, 6) * y)) + sum(cos(x.view() * 2.0))",
+        "sum(sin(x.view(2, 6) * y)) + sum(cos(x.view() * 2.0)) + sum(x.flat[1:4] ** 2) + x.flat[5]",
         &[3, 4],
         &[6],
         &[0, 1],
