@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::interp::Interp;
+use crate::ops::npmath_calc::c;
 use crate::ops::stats::call_op;
 use crate::value::{Object, Value};
 
@@ -58,10 +59,6 @@ pub enum Item {
     /// `start:stop:step`, each part as written (none when left out).
     Slice(Box<[Value; 3]>),
     Value(Value),
-}
-
-fn c(i: &mut Interp, name: &str, pos: Vec<Value>) -> Result<Value> {
-    call_op(i, name, pos, vec![])
 }
 
 /// The points of one slice.

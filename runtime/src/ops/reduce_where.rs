@@ -5,6 +5,7 @@
 //! flows through the taped pieces (the reduction itself is not recorded:
 //! `autodiff::call_def_taped` lets these calls through untaped).
 
+use super::npmath_calc::{c, shape_value};
 use super::stat_args as sa;
 use super::stats::{arr, call_op};
 use crate::array::Array;
@@ -49,10 +50,6 @@ fn is_extreme(op: ReduceOp) -> bool {
         op,
         ReduceOp::Max | ReduceOp::Min | ReduceOp::Nanmax | ReduceOp::Nanmin
     )
-}
-
-fn c(i: &mut Interp, name: &str, pos: Vec<Value>) -> Result<Value> {
-    call_op(i, name, pos, vec![])
 }
 
 /// A call of `op` given `where=` and/or `initial=`.
@@ -123,7 +120,7 @@ pub fn call(op: ReduceOp, i: &mut Interp, mut a: Args) -> Result<Value> {
     let xv = Value::Array(x.clone());
     let mask = match mask {
         Some(m) => {
-            let m = c(i, "broadcast_to", vec![m, shape_of(&x)])?;
+            let m = c(i, "broadcast_to", vec![m, shape_value(x.shape())])?;
             match m.as_array().map(|a| a.dtype()) {
                 Some(DType::Bool) => Some(m),
                 d => {
@@ -156,10 +153,6 @@ pub fn call(op: ReduceOp, i: &mut Interp, mut a: Args) -> Result<Value> {
         None => Ok(r),
         Some(v) => with_start(op, i, r, v),
     }
-}
-
-fn shape_of(x: &Array) -> Value {
-    Value::tuple(x.shape().iter().map(|&d| Value::Int(d as i64)).collect())
 }
 
 fn start_value(i: &Interp, v: &Value, x: &Array, name: &str) -> Result<Value> {

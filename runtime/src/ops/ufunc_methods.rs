@@ -8,6 +8,7 @@
 
 use super::OpDef;
 use super::elementwise::ew_def;
+use super::npmath_calc::c;
 use super::stats::call_op;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
@@ -116,10 +117,6 @@ impl Object for UfuncMethod {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
-}
-
-fn c(i: &mut Interp, name: &str, pos: Vec<Value>) -> Result<Value> {
-    call_op(i, name, pos, vec![])
 }
 
 fn ndim(v: &Value) -> usize {
