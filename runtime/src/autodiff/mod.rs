@@ -534,7 +534,6 @@ impl Interp {
     }
 }
 
-/// An op of the table, by name (an internal error if it is missing).
 /// The constructors whose list argument is stacked on the tape.
 const ARRAY_CTORS: &[&str] = &["array", "asarray"];
 
@@ -575,6 +574,7 @@ impl Interp {
     }
 }
 
+/// An op of the table, by name (an internal error if it is missing).
 pub(crate) fn op(name: &str) -> Result<&'static OpDef> {
     crate::ops::lookup(name)
         .ok_or_else(|| crate::Error::internal(format!("op `{name}` missing from the op table")))
