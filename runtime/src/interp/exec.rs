@@ -52,26 +52,11 @@ impl Interp {
                 Ok(Flow::Normal(None))
             }
             StmtKind::For { var, iter, body } => self.exec_for(var, iter, body),
-            StmtKind::While { cond, body } => {
-                self.loop_depth += 1;
-                let result = (|| {
-                    loop {
-                        self.check_interrupt().map_err(|e| e.at(cond.span))?;
-                        let c = self.eval(cond)?;
-                        if !self.truthy(&c).map_err(|e| e.at(cond.span))? {
-                            break;
-                        }
-                        match self.exec_block(&body.stmts)? {
-                            Flow::Break => break,
-                            Flow::Return(v) => return Ok(Flow::Return(v)),
-                            _ => {}
-                        }
-                    }
-                    Ok(Flow::Normal(None))
-                })();
-                self.loop_depth -= 1;
-                result
-            }
+            StmtKind::While { cond, body } => self.run_loop(body, |s| {
+                s.check_interrupt().map_err(|e| e.at(cond.span))?;
+                let c = s.eval(cond)?;
+                s.truthy(&c).map_err(|e| e.at(cond.span))
+            }),
             StmtKind::Break => {
                 if self.loop_depth == 0 {
                     return Err(
@@ -156,11 +141,29 @@ impl Interp {
     fn exec_for(&mut self, var: &Target, iter: &Expr, body: &Block) -> Result<Flow> {
         let it = self.eval(iter)?;
         let mut items = self.iterate(it).map_err(|e| e.at(iter.span))?;
+        let result = self.run_loop(body, |s| match items.next(s)? {
+            Some(item) => {
+                s.check_interrupt().map_err(|e| e.at(iter.span))?;
+                s.assign(var, item)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        });
+        items.finish(self);
+        result
+    }
+
+    /// A `for` or `while` loop: `next` readies the next iteration (false:
+    /// the loop ends), then the body runs. The one place `loop_depth` counts
+    /// a loop, so `break`/`continue` inside any loop are in a loop.
+    fn run_loop(
+        &mut self,
+        body: &Block,
+        mut next: impl FnMut(&mut Self) -> Result<bool>,
+    ) -> Result<Flow> {
         self.loop_depth += 1;
         let result = (|| {
-            while let Some(item) = items.next(self)? {
-                self.check_interrupt().map_err(|e| e.at(iter.span))?;
-                self.assign(var, item)?;
+            while next(self)? {
                 match self.exec_block(&body.stmts)? {
                     Flow::Break => break,
                     Flow::Return(v) => return Ok(Flow::Return(v)),
@@ -170,7 +173,6 @@ impl Interp {
             Ok(Flow::Normal(None))
         })();
         self.loop_depth -= 1;
-        items.finish(self);
         result
     }
 
