@@ -182,10 +182,8 @@ impl Interp {
         if op == BinOp::MatMul {
             return Ok(Err(self.eval(value)?));
         }
-        Ok(Ok(match self.ew_node(value)? {
-            Ok(n) => n,
-            Err(v) => EwNode::Leaf(fuse::operand(&v).map_err(|e| e.at(value.span))?),
-        }))
+        let n = self.ew_node(value)?;
+        Ok(Ok(self.array_like_node(n, value.span)?))
     }
 
     /// `x op= r` where x is an array variable whose buffer others share

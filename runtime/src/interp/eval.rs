@@ -365,6 +365,7 @@ impl Interp {
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
+                let (l, r) = self.lift_beside_array(l, r, e.span)?;
                 match (l, r) {
                     (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
                         op: binop_def(*op)?,
@@ -408,6 +409,7 @@ impl Interp {
                 // Non-numeric comparisons (strings, devices, dtypes...) are structural.
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
+                let (l, r) = self.lift_beside_array(l, r, e.span)?;
                 match (l, r) {
                     (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
                         op: cmp_def(*op)?,
@@ -475,7 +477,8 @@ impl Interp {
         args: &[Arg],
         span: gcalc_lang::Span,
     ) -> Result<EwNode> {
-        let mut built = Vec::with_capacity(args.len());
+        // Most builtins take one to three operands: no heap on this hot path.
+        let mut built: smallvec::SmallVec<[Node; 3]> = smallvec::SmallVec::new();
         for a in args {
             built.push(self.ew_node(&a.value)?);
         }
@@ -493,17 +496,7 @@ impl Interp {
         let mut nodes = Vec::with_capacity(args.len());
         for (n, a) in built.into_iter().zip(args) {
             // NumPy's array-likes: `exp([1.0, 2.0])`.
-            let n = match n {
-                Err(v) => match self
-                    .lift_list(&v, a.value.span)
-                    .map_err(|e| e.at(a.value.span))?
-                {
-                    Some(arr) => Err(arr),
-                    None => Err(v),
-                },
-                ok => ok,
-            };
-            nodes.push(numeric(n, a.value.span)?);
+            nodes.push(self.array_like_node(n, a.value.span)?);
         }
         crate::ops::elementwise::ew_checked(def, nodes.len()).map_err(|err| err.at(span))?;
         Ok(EwNode::Op {
@@ -515,6 +508,47 @@ impl Interp {
     /// The value of a built node (a fused tree is evaluated).
     pub(crate) fn node_value(&mut self, n: Node) -> Result<Value> {
         self.node_to_value(n)
+    }
+
+    /// NumPy's array-likes beside an array: in `x == [1, 2]` or
+    /// `x + (1, 2)` the list or tuple is made an array, as NumPy does (a list
+    /// beside a Python number keeps Python's meaning: `[0] * 3`).
+    fn lift_beside_array(
+        &mut self,
+        l: Node,
+        r: Node,
+        span: gcalc_lang::Span,
+    ) -> Result<(Node, Node)> {
+        let seq = |n: &Node| matches!(n, Err(Value::List(_) | Value::Tuple(_)));
+        let arr = |n: &Node| matches!(n, Ok(t) if fuse::has_array(t));
+        let lift = |s: &mut Self, n: Node| -> Result<Node> {
+            let Err(v) = n else { return Ok(n) };
+            match s.lift_list(&v, span)? {
+                Some(a) => Ok(Ok(EwNode::Leaf(fuse::operand(&a)?))),
+                None => Ok(Err(v)),
+            }
+        };
+        if seq(&l) && arr(&r) {
+            Ok((lift(self, l)?, r))
+        } else if arr(&l) && seq(&r) {
+            let r = lift(self, r)?;
+            Ok((l, r))
+        } else {
+            Ok((l, r))
+        }
+    }
+
+    /// The node `n` as an operand, a list or tuple made an array as NumPy's
+    /// array-likes are (`exp([1.0, 2.0])`, `x += [1, 2]`); errors point at `span`.
+    pub(crate) fn array_like_node(&mut self, n: Node, span: gcalc_lang::Span) -> Result<EwNode> {
+        let n = match n {
+            Err(v) => match self.lift_list(&v, span).map_err(|e| e.at(span))? {
+                Some(arr) => Err(arr),
+                None => Err(v),
+            },
+            ok => ok,
+        };
+        numeric(n, span)
     }
 
     fn node_to_value(&mut self, n: Node) -> Result<Value> {
@@ -539,7 +573,9 @@ impl Interp {
         if op == BinOp::MatMul {
             return self.matmul_values(l, r);
         }
-        match (leaf(l), leaf(r)) {
+        let span = self.current_stmt;
+        let (l, r) = self.lift_beside_array(leaf(l), leaf(r), span)?;
+        match (l, r) {
             (Ok(a), Ok(b)) => self.node_to_value(Ok(EwNode::Op {
                 op: binop_def(op)?,
                 args: vec![a, b],

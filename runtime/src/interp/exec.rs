@@ -389,6 +389,10 @@ impl Interp {
             // `x op= e` is one fused tree `x op e` (`w -= 0.1 * g`: one pass, one launch).
             let rhs = match self.ew_node(value)? {
                 Ok(n) => n,
+                // `x += [1, 2]` on an array: NumPy's array-like.
+                n @ Err(_) if matches!(cur, Value::Array(_)) => {
+                    self.array_like_node(n, value.span)?
+                }
                 Err(v) => EwNode::Leaf(fuse::operand(&v).map_err(|e| e.at(value.span))?),
             };
             let node = EwNode::Op {

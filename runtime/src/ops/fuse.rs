@@ -294,7 +294,7 @@ fn run(p: &mut Program<'_>) -> Result<Operand> {
 }
 
 /// Whether any leaf of the tree is an array (else it is weak scalars only).
-fn has_array(n: &EwNode) -> bool {
+pub(crate) fn has_array(n: &EwNode) -> bool {
     match n {
         EwNode::Leaf(o) => matches!(o, Operand::Array(_)),
         EwNode::Op { args, .. } => args.iter().any(has_array),

@@ -38,6 +38,20 @@ pub static OPS: &[OpDef] = &[
     },
 ];
 
+/// An operand of a product; a list or tuple is NumPy's array-like, made an
+/// array on the other operand's device (`x @ [1, 1]`, `dot([1, 2], y)`).
+fn array_like(interp: &Interp, v: Value, other: &Value) -> Result<Operand> {
+    if !matches!(v, Value::List(_) | Value::Tuple(_) | Value::Range(..)) {
+        return fuse::operand(&v);
+    }
+    let a = crate::array::create::value_to_array(&v, None, interp.float_x())?;
+    let dev = match other {
+        Value::Array(o) => o.device(),
+        _ => interp.default_device(),
+    };
+    fuse::operand(&Value::Array(crate::backend::to_device(&a, dev)?))
+}
+
 #[derive(Clone, Copy)]
 enum Which {
     Matmul,
@@ -46,9 +60,10 @@ enum Which {
 }
 
 fn binary(interp: &mut Interp, mut args: Args, which: Which) -> Result<Value> {
-    let x = fuse::operand(&args.req("x")?)?;
-    let y = fuse::operand(&args.req("y")?)?;
+    let (x, y) = (args.req("x")?, args.req("y")?);
     args.finish()?;
+    let x = array_like(interp, x, &y)?;
+    let y = array_like(interp, y, &x.clone().into_value())?;
     let fx = interp.float_x();
     if super::complex_ew::is_complex(&x) || super::complex_ew::is_complex(&y) {
         // Four real products of the parts: (a + bi)(c + di).

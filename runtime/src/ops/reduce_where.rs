@@ -231,8 +231,8 @@ fn masked(
             let n = call_op(i, "sum", vec![m.clone()], kw_plain.clone())?;
             let n = c(i, "astype", vec![n, Value::DType(real_of(d))])?;
             let xs = c(i, "where", vec![m.clone(), xf.clone(), Value::Int(0)])?;
-            let s = call_op(i, "sum", vec![xs], kw_plain.clone())?;
             if op == ReduceOp::Mean {
+                let s = call_op(i, "sum", vec![xs], kw_plain.clone())?;
                 let r = c(i, "divide", vec![s, n])?;
                 return cast_to(i, r, &kw);
             }
@@ -243,7 +243,6 @@ fn masked(
             kw_kd.push(("keepdims", Value::Bool(true)));
             let nk = call_op(i, "sum", vec![m.clone()], kw_kd.clone())?;
             let nk = c(i, "astype", vec![nk, Value::DType(real_of(d))])?;
-            let xs = c(i, "where", vec![m.clone(), xf.clone(), Value::Int(0)])?;
             let sk = call_op(i, "sum", vec![xs], kw_kd)?;
             let mu = c(i, "divide", vec![sk, nk])?;
             let dev = c(i, "subtract", vec![xf, mu])?;

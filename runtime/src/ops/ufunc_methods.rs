@@ -136,9 +136,8 @@ fn axis_of(a: &mut Args) -> Result<Option<i64>> {
     }
 }
 
-/// `x` as an array with the axis `k` first (flattened for none).
+/// The array `x` with the axis `k` first (flattened for none).
 fn lanes_first(i: &mut Interp, x: Value, axis: Option<i64>) -> Result<(Value, i64)> {
-    let x = c(i, "asarray", vec![x])?;
     match axis {
         None => Ok((c(i, "ravel", vec![x])?, 0)),
         Some(k) => {
@@ -235,11 +234,9 @@ fn accumulate(op: &'static OpDef, i: &mut Interp, mut a: Args) -> Result<Value> 
     };
     let dtype = a.kw("dtype");
     a.finish_with(&["axis", "dtype"])?;
+    let x = c(i, "asarray", vec![x])?;
     let x = match dtype {
-        Some(d) => {
-            let x = c(i, "asarray", vec![x])?;
-            c(i, "astype", vec![x, d])?
-        }
+        Some(d) => c(i, "astype", vec![x, d])?,
         None => x,
     };
     if let Some(s) = partner(SCANS, op.name) {
