@@ -411,6 +411,10 @@ impl Interp {
             (OpKind::Reduce(_), Some(_)) if crate::ops::reduce_where::wanted(&args) => {
                 return self.call_def_raw(def, args);
             }
+            // `order="F"` is composed of taped calls (ops/shape_order.rs).
+            (OpKind::Func(_), Some(_)) if crate::ops::shape_order::composed(def, &args) => {
+                return self.call_def_raw(def, args);
+            }
             (OpKind::Func(_) | OpKind::Reduce(_), Some(rule)) => rule,
             (OpKind::Func(_) | OpKind::Reduce(_), None) => {
                 let out = self.call_def_raw(def, args)?;

@@ -45,8 +45,8 @@ fn value_label(v: &Value) -> &'static str {
 }
 
 /// Attributes of every array that are values, not methods (`x.T`, `x.shape`).
-const ARRAY_PROPERTIES: &[&str] = &[
-    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T", "flat",
+pub const ARRAY_PROPERTIES: &[&str] = &[
+    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "strides", "T", "flat",
 ];
 
 /// Names that are values without being ops: dtypes and `floatX`.

@@ -20,6 +20,41 @@ pub struct Args {
     next: usize,
 }
 
+/// PyTorch's spellings of NumPy's keywords, accepted by every builtin as
+/// PyTorch accepts NumPy's (`x.sum(dim=0, keepdim=true)` is
+/// `x.sum(axis=0, keepdims=true)`). Given with NumPy's own, the PyTorch one
+/// stays and is reported as an unexpected keyword.
+const TORCH_KEYWORDS: [(&str, &str); 2] = [("dim", "axis"), ("keepdim", "keepdims")];
+
+/// Builtins whose PyTorch namesake means something else with `dim=`: for
+/// them `dim=` is refused with the difference named, never read as `axis=`.
+const TORCH_DIFFERS: [(&str, &str); 9] = [
+    ("max", VALUES_INDICES),
+    ("min", VALUES_INDICES),
+    ("median", VALUES_INDICES),
+    ("nanmedian", VALUES_INDICES),
+    ("sort", VALUES_INDICES),
+    ("cummax", VALUES_INDICES),
+    ("cummin", VALUES_INDICES),
+    ("std", DDOF),
+    ("var", DDOF),
+];
+const VALUES_INDICES: &str = "PyTorch's gives (values, indices), gcalc's the values as NumPy's: write axis= (and argmax/argsort for the indices)";
+const DDOF: &str = "PyTorch's divides by n - 1 by default, gcalc's by n as NumPy's: write axis= (ddof=1 for PyTorch's)";
+
+fn torch_keywords(name: &str, kw: &mut [(String, Value)]) {
+    for (torch, numpy) in TORCH_KEYWORDS {
+        if torch == "dim" && TORCH_DIFFERS.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        if let Some(k) = kw.iter().position(|(k, _)| k == torch)
+            && !kw.iter().any(|(k, _)| k == numpy)
+        {
+            kw[k].0 = numpy.to_string();
+        }
+    }
+}
+
 impl Args {
     pub fn new(name: &'static str, pos: Vec<Value>, kw: Vec<(String, Value)>, span: Span) -> Args {
         let pos_spans = smallvec::smallvec![span; pos.len()];
@@ -34,6 +69,10 @@ impl Args {
         span: Span,
         pos_spans: Spans,
     ) -> Args {
+        let mut kw = kw;
+        if !kw.is_empty() {
+            torch_keywords(name, &mut kw);
+        }
         Args {
             name,
             pos,
@@ -109,14 +148,28 @@ impl Args {
             .with_help(format!("see help({})", self.name)));
         }
         if let Some((k, _)) = self.kw.first() {
+            let help = self
+                .torch_help(k)
+                .unwrap_or_else(|| format!("see help({})", self.name));
             return Err(Error::value(format!(
                 "{}() got an unexpected keyword argument `{k}`",
                 self.name
             ))
             .at(self.span)
-            .with_help(format!("see help({})", self.name)));
+            .with_help(help));
         }
         Ok(())
+    }
+
+    /// Why `dim=` is refused where PyTorch's function differs.
+    fn torch_help(&self, k: &str) -> Option<String> {
+        let (_, why) = TORCH_DIFFERS.iter().find(|(n, _)| *n == self.name)?;
+        (k == "dim").then(|| {
+            format!(
+                "`dim=` is PyTorch's keyword and {}() differs there: {why}",
+                self.name
+            )
+        })
     }
 
     /// Like `finish`, but suggesting among the accepted keywords.
@@ -128,7 +181,8 @@ impl Args {
             ))
             .at(self.span);
             e.help = Some(
-                did_you_mean(k, accepted.iter().copied())
+                self.torch_help(k)
+                    .or_else(|| did_you_mean(k, accepted.iter().copied()))
                     .unwrap_or_else(|| format!("accepted keywords: {}", accepted.join(", "))),
             );
             return Err(e);

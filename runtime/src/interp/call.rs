@@ -507,6 +507,16 @@ impl Interp {
                 "device" => return Ok(Value::Device(a.device())),
                 "nbytes" => return Ok(Value::Int(a.nbytes() as i64)),
                 "itemsize" => return Ok(Value::Int(a.dtype().size() as i64)),
+                // NumPy's byte steps per axis (of this view's layout).
+                "strides" => {
+                    let k = a.dtype().size() as i64;
+                    return Ok(Value::tuple(
+                        a.strides()
+                            .iter()
+                            .map(|&s| Value::Int(s as i64 * k))
+                            .collect(),
+                    ));
+                }
                 "T" => {
                     let def = super::eval::op_named("transpose")?;
                     return self.call_builtin(def, vec![recv.clone()], vec![], attr.span);
@@ -625,10 +635,9 @@ impl Interp {
         let mut out: Vec<String> = Vec::new();
         if let Value::Array(_) = v {
             out.extend(
-                [
-                    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "T", "flat",
-                ]
-                .map(String::from),
+                crate::complete::ARRAY_PROPERTIES
+                    .iter()
+                    .map(|s| s.to_string()),
             );
         }
         if let Value::Object(o) = v {

@@ -66,6 +66,7 @@ pub mod reduce_where;
 pub mod scan;
 pub mod search;
 pub mod shape;
+pub mod shape_order;
 pub mod signal;
 pub mod softmax;
 pub mod sort;

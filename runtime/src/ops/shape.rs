@@ -12,8 +12,8 @@ use crate::value::Value;
 pub static OPS: &[OpDef] = &[
     op!(
         "reshape",
-        "reshape(x, shape) | x.reshape(d0, d1, ...)",
-        "The elements of x in a new shape (one dimension may be -1). A view when x is contiguous, else a copy.",
+        "reshape(x, shape, order=\"C\") | x.reshape(d0, d1, ...)",
+        "The elements of x in a new shape (one dimension may be -1). A view when x is contiguous, else a copy. order=\"F\" reads and fills in column-major order.",
         true,
         reshape,
         grad: crate::autodiff::rules::reshape
@@ -50,11 +50,11 @@ pub static OPS: &[OpDef] = &[
         expand_dims,
         grad: crate::autodiff::rules::expand_dims
     ),
-    op!("flatten", "x.flatten()", "A 1-d copy of x.", true, flatten, grad: crate::autodiff::rules::flatten),
+    op!("flatten", "x.flatten(order=\"C\")", "A 1-d copy of x (order=\"F\": column by column).", true, flatten, grad: crate::autodiff::rules::flatten),
     op!(
         "ravel",
-        "x.ravel()",
-        "x as 1-d: a view when x is contiguous, else a copy.",
+        "x.ravel(order=\"C\")",
+        "x as 1-d: a view when x is contiguous, else a copy (order=\"F\": column by column).",
         true,
         ravel,
         grad: crate::autodiff::rules::ravel
@@ -119,11 +119,17 @@ fn ints(first: &Value, rest: Vec<Value>, what: &str) -> Result<Vec<i64>> {
 }
 
 fn reshape(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = array_arg(i, &a.req("x")?)?;
+    let xv = a.req("x")?;
+    let x = array_arg(i, &xv)?;
     let first = a.req("shape")?;
     let rest = a.rest();
+    let f = super::shape_order::fortran(a.kw("order"), "reshape")?;
     a.finish()?;
-    Ok(x.reshape(&ints(&first, rest, "a dimension")?)?.into())
+    let shape = ints(&first, rest, "a dimension")?;
+    if f {
+        return super::shape_order::reshape_f(i, xv, shape);
+    }
+    Ok(x.reshape(&shape)?.into())
 }
 
 fn view(i: &mut Interp, mut a: Args) -> Result<Value> {
@@ -185,13 +191,23 @@ fn expand_dims(i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn flatten(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = array_arg(i, &a.req("x")?)?;
+    let xv = a.req("x")?;
+    let x = array_arg(i, &xv)?;
+    if super::shape_order::fortran(a.opt("order")?, "flatten")? {
+        a.finish()?;
+        return super::shape_order::flat_f(i, "flatten", xv);
+    }
     a.finish()?;
     Ok(x.flatten()?.into())
 }
 
 fn ravel(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = array_arg(i, &a.req("x")?)?;
+    let xv = a.req("x")?;
+    let x = array_arg(i, &xv)?;
+    if super::shape_order::fortran(a.opt("order")?, "ravel")? {
+        a.finish()?;
+        return super::shape_order::flat_f(i, "ravel", xv);
+    }
     a.finish()?;
     Ok(x.ravel()?.into())
 }

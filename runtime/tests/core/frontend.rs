@@ -313,7 +313,11 @@ fn question_marks_show_help_and_source() {
         out.contains("shape: (2, 3)") && out.contains("dtype: float32"),
         "{out}"
     );
-    assert!(p.run("m.reshape?").0.starts_with("reshape(x, shape)"));
+    assert!(
+        p.run("m.reshape?")
+            .0
+            .starts_with("reshape(x, shape, order=")
+    );
     let (_, _, e) = p.run("exq?");
     let e = e.expect("an error");
     assert!(
