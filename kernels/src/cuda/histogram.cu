@@ -52,15 +52,50 @@ __device__ __forceinline__ i64 hg_bin(const double* e, i64 nb, double v, int uni
 }
 
 // mode 0: bincount (x non-negative ints); 1: uniform bins; 2: bins by edges.
-// counts (when w is null) or sums of w per bin.
+// counts (when w is null) or sums of w per bin. With `shared` set (the
+// launcher gives nb counters of dynamic shared memory: 4 bytes each for
+// counts, 8 for sums) each block counts into shared memory and adds its
+// nonzero bins to the global ones at the end: a few bins hit by millions of
+// elements then contend per block, not across the whole GPU.
+template <typename T>
+__device__ __forceinline__ i64 hist_bin_of(const T* __restrict__ x, i64 i,
+                                           const double* __restrict__ e, i64 nb, int mode) {
+  if (mode == 0) return (i64)hg_f64(x[i]);
+  return hg_bin(e, nb, hg_f64(x[i]), mode == 1);
+}
+
 template <typename T>
 __device__ void hist_add(const T* __restrict__ x, const double* __restrict__ w, i64 n,
                          const double* __restrict__ e, i64 nb, int mode, u64* counts,
-                         double* sums) {
-  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
-    i64 k;
-    if (mode == 0) k = (i64)hg_f64(x[i]);
-    else k = hg_bin(e, nb, hg_f64(x[i]), mode == 1);
+                         double* sums, int shared) {
+  const i64 stride = (i64)gridDim.x * blockDim.x;
+  if (shared) {
+    extern __shared__ double hg_smem[];
+    unsigned int* sc = (unsigned int*)hg_smem;
+    for (i64 k = threadIdx.x; k < nb; k += blockDim.x) {
+      if (w) hg_smem[k] = 0.0; else sc[k] = 0u;
+    }
+    __syncthreads();
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+      i64 k = hist_bin_of(x, i, e, nb, mode);
+      if (k < 0 || k >= nb) continue;
+      if (w) atomicAdd(&hg_smem[k], w[i]);
+      else atomicAdd(&sc[k], 1u);
+    }
+    __syncthreads();
+    for (i64 k = threadIdx.x; k < nb; k += blockDim.x) {
+      if (w) {
+        double v = hg_smem[k];
+        if (v != 0.0 || v != v) atomicAdd(&sums[k], v);
+      } else {
+        unsigned int c = sc[k];
+        if (c) atomicAdd(&counts[k], (u64)c);
+      }
+    }
+    return;
+  }
+  for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    i64 k = hist_bin_of(x, i, e, nb, mode);
     if (k < 0 || k >= nb) continue;
     if (w) atomicAdd(&sums[k], w[i]);
     else atomicAdd(&counts[k], 1ull);

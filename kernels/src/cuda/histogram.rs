@@ -15,7 +15,7 @@ pub fn histogram_source(d: DType) -> String {
     let t = storage_type(d);
     format!(
         "{HISTOGRAM}\n\
-extern \"C\" __global__ void hist_add(const {t}* x, const double* w, i64 n, const double* e, i64 nb, int mode, u64* counts, double* sums) {{ hist_add<{t}>(x, w, n, e, nb, mode, counts, sums); }}\n\
+extern \"C\" __global__ void hist_add(const {t}* x, const double* w, i64 n, const double* e, i64 nb, int mode, u64* counts, double* sums, int shared) {{ hist_add<{t}>(x, w, n, e, nb, mode, counts, sums, shared); }}\n\
 extern \"C\" __global__ void digitize(const {t}* x, i64 n, const double* e, i64 m, int left, int decreasing, i64* out) {{ digitize_n<{t}>(x, n, e, m, left, decreasing, out); }}\n"
     )
 }

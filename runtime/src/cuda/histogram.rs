@@ -1,6 +1,7 @@
 //! Histograms on a GPU (`kernels/src/cuda/histogram.cu`): a thread per
-//! element adds to its bin with 64-bit atomics (counts as integers, weights
-//! as doubles), digitize by binary search in the edges. No host round trip
+//! element adds to its bin, in per-block shared-memory counters when the bins
+//! fit in 48 KiB, else with 64-bit global atomics (counts as integers, weights
+//! as doubles); digitize by binary search in the edges. No host round trip
 //! here; the sizes (bins, range) were decided by the caller.
 
 use super::buffer::{DeviceBuffer, array_buffer, array_of};
@@ -16,6 +17,8 @@ use gcalc_kernels::cuda::histogram::{HISTOGRAM_KERNELS, histogram_source};
 use std::ffi::c_void;
 
 const THREADS: u32 = 256;
+/// Dynamic shared memory a block may take without opting in (48 KiB).
+const SHARED_BINS_BYTES: usize = 48 * 1024;
 
 fn functions(g: &Gpu, d: DType) -> Result<[compile::Func; 2]> {
     static LOADED: compile::Loaded<DType, 2> = compile::Loaded::new();
@@ -92,6 +95,9 @@ pub fn histogram(
             (op_, 0u64)
         };
         let (mut nn, mut nbb, mut m) = (n as i64, nb as i64, mode.code());
+        // Per-block counters in shared memory when the bins fit (see the kernel).
+        let smem = nb * if w.is_some() { 8 } else { 4 };
+        let mut shared = (smem <= SHARED_BINS_BYTES) as i32;
         let mut params = vec![
             ptr(&mut xp),
             ptr(&mut wp),
@@ -101,14 +107,21 @@ pub fn histogram(
             ptr(&mut m),
             ptr(&mut cp),
             ptr(&mut sp),
+            ptr(&mut shared),
         ];
-        let gr = grid(&g, n);
+        // Shared counters: fewer, fuller blocks (each flushes its bins once).
+        let gr = if shared == 1 {
+            (n.div_ceil(THREADS as usize * 16)).clamp(1, 4 * g.sms as usize) as u32
+        } else {
+            grid(&g, n)
+        };
+        let smem = if shared == 1 { smem as u32 } else { 0 };
         launch(
             &g,
             fs[0],
             (gr, 1, 1),
             (THREADS, 1, 1),
-            0,
+            smem,
             &mut params,
             "a histogram",
         )?;

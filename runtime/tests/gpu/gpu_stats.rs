@@ -269,6 +269,39 @@ fn histograms_match_the_cpu() {
                 let got =
                     backend::histogram::histogram(&gi, None, None, 12, BinMode::Index).unwrap();
                 assert_same(&got, &want, 0.0, &format!("bincount {n}"));
+                // Bins beyond shared memory (> 12,288 counters, > 6,144
+                // sums): the global-atomics path.
+                let hi = Array::from_vec(
+                    h.to_f64_vec()
+                        .unwrap()
+                        .iter()
+                        .map(|v| ((v.abs() * 7919.0) as i64) % 20_011)
+                        .collect::<Vec<i64>>(),
+                    vec![n],
+                );
+                let gi = backend::to_device(&hi, G).unwrap();
+                let want =
+                    backend::histogram::histogram(&hi, None, None, 20_011, BinMode::Index).unwrap();
+                let got =
+                    backend::histogram::histogram(&gi, None, None, 20_011, BinMode::Index).unwrap();
+                assert_same(&got, &want, 0.0, &format!("bincount of 20011 bins {n}"));
+                let (hw, gw) = pair(DType::Float64, &[n], 900 + si as u64);
+                let hi = Array::from_vec(
+                    hi.to_f64_vec()
+                        .unwrap()
+                        .iter()
+                        .map(|&v| v as i64 % 8_000)
+                        .collect::<Vec<i64>>(),
+                    vec![n],
+                );
+                let gi = backend::to_device(&hi, G).unwrap();
+                let want =
+                    backend::histogram::histogram(&hi, Some(&hw), None, 8_000, BinMode::Index)
+                        .unwrap();
+                let got =
+                    backend::histogram::histogram(&gi, Some(&gw), None, 8_000, BinMode::Index)
+                        .unwrap();
+                assert_same(&got, &want, 1e-9, &format!("weighted bincount 8000 {n}"));
             }
         }
     }
