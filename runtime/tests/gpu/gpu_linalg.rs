@@ -184,6 +184,31 @@ fn gpu_linalg_agrees_with_the_cpu() {
         &["solve(a, b)", "inv(a)", "slogdet(a)[1]", "cholesky(spd)", "eigvalsh(spd)", "svd(t, compute_uv=false)", "qr(t)[0] @ qr(t)[1]", "pinv(w)"],
         1e-9,
     );
+    // Tall and wide matrices (at least twice as long one way) take QR first,
+    // then the SVD of R: one matrix and a stack, with and without factors.
+    agree(
+        "seed(9); t = randn((300, 120)); w = t.T; ts = randn((2, 90, 30)); ws = ts.transpose((0, 2, 1)); b2 = randn((300, 2))",
+        &[
+            "svd(t, compute_uv=false)",
+            "svd(w, compute_uv=false)",
+            "svd(ts, compute_uv=false)",
+            "abs(svd(t, full_matrices=false)[0])",
+            "abs(svd(t, full_matrices=false)[2])",
+            "abs(svd(w, full_matrices=false)[0])",
+            "abs(svd(w, full_matrices=false)[2])",
+            "abs(svd(ws, full_matrices=false)[2])",
+            "einsum(\"...ij,...j,...jk->...ik\", svd(ts, full_matrices=false)[0], svd(ts, full_matrices=false)[1], svd(ts, full_matrices=false)[2])",
+            "einsum(\"ij,j,jk->ik\", svd(w, full_matrices=false)[0], svd(w, full_matrices=false)[1], svd(w, full_matrices=false)[2])",
+            "abs(svd(t)[0][:, :120])",
+            "lstsq(t, b2)[0]",
+            "lstsq(t, b2)[1]",
+            "lstsq(t, b2)[3]",
+            "pinv(t)",
+            "matrix_rank(w)",
+            "norm(t, 2)",
+        ],
+        1e-9,
+    );
 }
 
 #[test]

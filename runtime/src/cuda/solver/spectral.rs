@@ -32,6 +32,10 @@ pub(super) fn svd(cx: &Ctx, s: &Solver, a: &Array, full: bool, uv: bool) -> Resu
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = m.min(n);
     let batch: usize = a.shape()[..nd - 2].iter().product();
+    if (!full || !uv) && k > 0 && m.max(n) >= 2 * k && !super::batched::small_stack(m.max(n), batch)
+    {
+        return svd_through_qr(cx, s, a, uv);
+    }
     // The column-major matrix gesvd factors: rows x cols, rows >= cols.
     let wide = n >= m;
     let (rows, cols, x) = match wide {
@@ -154,6 +158,36 @@ pub(super) fn svd(cx: &Ctx, s: &Solver, a: &Array, full: bool, uv: bool) -> Resu
     let u = reshape(&u, &with_tail(a.shape(), &[m, u.shape()[2]]));
     let vh = reshape(&vh, &with_tail(a.shape(), &[vh.shape()[1], n]));
     Ok(vec![u, s_arr, vh])
+}
+
+/// The reduced SVD of a matrix at least twice as tall as wide (or as wide
+/// as tall) as LAPACK's gesdd does it: a = Q R, then the SVD of the small
+/// square R, u = Q u_R (gesvd would bidiagonalise the whole tall matrix:
+/// lstsq of 4096 x 256 spent most of its time there). A wide a goes through
+/// its transpose: a^T = Q u_R S vh_R gives u = vh_R^T, vh = (Q u_R)^T.
+fn svd_through_qr(cx: &Ctx, s: &Solver, a: &Array, uv: bool) -> Result<Vec<Array>> {
+    let nd = a.ndim();
+    let wide = a.shape()[nd - 1] > a.shape()[nd - 2];
+    let t = if wide { super::swapped(a) } else { a.clone() };
+    let qr = super::factor::qr(cx, s, &t, crate::opid::QrMode::Reduced)?;
+    let [q, r] =
+        <[Array; 2]>::try_from(qr).map_err(|_| Error::internal("svd: qr gave no (q, r)"))?;
+    let mut f = svd(cx, s, &r, false, uv)?;
+    if !uv {
+        return Ok(f);
+    }
+    let (Some(vh_r), Some(sv), Some(u_r)) = (f.pop(), f.pop(), f.pop()) else {
+        return Err(Error::internal("svd: no factors of r"));
+    };
+    let qu = crate::ops::linalg::matmul(&q, &u_r)?;
+    Ok(match wide {
+        false => vec![qu, sv, vh_r],
+        true => vec![
+            copy(&super::swapped(&vh_r), cx.dt)?,
+            sv,
+            copy(&super::swapped(&qu), cx.dt)?,
+        ],
+    })
 }
 
 /// The SVD of a stack of small matrices by gesvdjBatched (one call): the
