@@ -8,6 +8,14 @@
 #include <cuda_fp16.h>
 typedef long long i64;
 typedef unsigned long long u64;
+// A 16-byte element (complex128) moved as two words; from a 64-bit fill
+// value it takes the low word (a complex128 fill of real value: the
+// imaginary part's bits are 0).
+struct __align__(16) gc_u128 {
+  u64 lo, hi;
+  __device__ gc_u128() {}
+  __device__ gc_u128(u64 v) : lo(v), hi(0) {}
+};
 
 #define GC_FILL_BEFORE (-9223372036854775807LL - 1)
 // Fields per axis of a remap's meta: output length, source stride, map kind,
@@ -142,6 +150,7 @@ GC_ASSEMBLE(1, unsigned char)
 GC_ASSEMBLE(2, unsigned short)
 GC_ASSEMBLE(4, unsigned int)
 GC_ASSEMBLE(8, unsigned long long)
+GC_ASSEMBLE(16, gc_u128)
 
 #define GC_AXIS_SUM(N, T) \
 extern "C" __global__ void axis_sum_##N(T* out, i64 n_out, const T* g, i64 m, i64 n, i64 inner, const i64* starts, const i64* members) { axis_sum<T>(out, n_out, g, m, n, inner, starts, members); }

@@ -52,6 +52,7 @@ GC_MOVES(1, unsigned char)
 GC_MOVES(2, unsigned short)
 GC_MOVES(4, unsigned int)
 GC_MOVES(8, unsigned long long)
+GC_MOVES(16, gc_u128)
 
 // Every value of every axis entry checked (thread i: position i of the
 // index block), as NumPy checks an index before writing through it.

@@ -8,6 +8,14 @@
 // updates do nothing while `f` is set. Positions and strides count elements.
 typedef long long i64;
 typedef unsigned long long u64;
+// A 16-byte element (complex128) moved as two words; from a 64-bit fill
+// value it takes the low word (a complex128 fill of real value: the
+// imaginary part's bits are 0).
+struct __align__(16) gc_u128 {
+  u64 lo, hi;
+  __device__ gc_u128() {}
+  __device__ gc_u128(u64 v) : lo(v), hi(0) {}
+};
 #define GC_SEL_DIMS 16
 #define GC_SEL_ENTRIES 8
 #define GC_FLAT_DIMS 4

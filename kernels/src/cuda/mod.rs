@@ -39,6 +39,11 @@ pub const GEMV: &str = include_str!("gemv.cu");
 /// Assembly: the remap gather (pad, roll, tile, repeat, take), its adjoint
 /// along an axis, and put_along_axis's writes.
 pub const ASSEMBLE: &str = include_str!("assemble.cu");
+/// Complex arithmetic in double2 (num-complex's formulas), loads and stores
+/// of every dtype as complex, the per-row sum/prod/mean and the FFT's input
+/// kernel (`runtime::cuda::complex`, `runtime::cuda::fft` generate their
+/// entry points over it).
+pub const COMPLEX: &str = include_str!("complex.cuh");
 /// Linear-algebra helpers around cuSOLVER (`tri_copy_f32`, `lu_slogdet_f32`, and `_f64`).
 pub const LINALG: &str = include_str!("linalg.cu");
 /// The random variates (the twin of `cpu::samplers`), plain C++ apart from a macro.

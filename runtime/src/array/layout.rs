@@ -239,3 +239,32 @@ impl Iterator for OffsetIter {
         (self.remaining, Some(self.remaining))
     }
 }
+
+/// How a reduction over the axes marked in `red` of an array of `shape`
+/// lays out: the permutation that moves the reduced axes last (kept axes
+/// first, each group in order), the number of lanes (kept elements) and of
+/// elements per lane, and the result's shape (`keepdims`: reduced axes as 1).
+pub struct LanePlan {
+    pub perm: Vec<i64>,
+    pub lanes: usize,
+    pub per_lane: usize,
+    pub out_shape: Vec<usize>,
+}
+
+pub fn lane_plan(shape: &[usize], red: &[bool], keepdims: bool) -> LanePlan {
+    let nd = shape.len();
+    let kept = (0..nd).filter(|&d| !red[d]);
+    let gone = (0..nd).filter(|&d| red[d]);
+    LanePlan {
+        perm: kept.clone().chain(gone.clone()).map(|d| d as i64).collect(),
+        lanes: kept.map(|d| shape[d]).product(),
+        per_lane: gone.map(|d| shape[d]).product(),
+        out_shape: (0..nd)
+            .filter_map(|d| match (red[d], keepdims) {
+                (false, _) => Some(shape[d]),
+                (true, true) => Some(1),
+                (true, false) => None,
+            })
+            .collect(),
+    }
+}

@@ -233,7 +233,7 @@ pub fn fft_rule(kind: FftKind, i: &mut Interp, call: &GradCall) -> Grads {
             }
             let mut wshape = vec![1usize; r.ndim()];
             wshape[axis] = m;
-            let w = Array::from_vec(w, wshape);
+            let w = crate::backend::transfer::to_device(&Array::from_vec(w, wshape), r.device())?;
             match f("multiply", vec![Operand::Array(r), Operand::Array(w)], fx)? {
                 Operand::Array(a) => a,
                 _ => return Err(Error::internal("irfft gradient: a scalar")),

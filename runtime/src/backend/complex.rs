@@ -21,7 +21,7 @@ fn device(args: &[CxArg]) -> Device {
 pub fn reduce(op: ReduceOp, a: &Array, red: &[bool], keepdims: bool) -> Result<Array> {
     match a.device() {
         Device::Cpu => cpu::complex::reduce(op, a, red, keepdims),
-        Device::Gpu(i) => cuda::complex::reduce(i, op, a.dtype()),
+        Device::Gpu(_) => cuda::complex::reduce(op, a, red, keepdims),
     }
 }
 

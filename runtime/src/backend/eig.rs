@@ -1,5 +1,5 @@
-//! The general eigendecomposition by device: the CPU through faer; complex
-//! arrays do not exist on a GPU, so a GPU input is a clear error with the fix.
+//! The general eigendecomposition by device: the CPU through faer; gcalc
+//! has no GPU general eigensolver, so a GPU input is a clear error with the fix.
 
 use crate::array::Array;
 use crate::cpu;
@@ -11,7 +11,7 @@ pub fn eig(a: &Array, vectors: bool, name: &str) -> Result<Vec<Array>> {
     match a.device() {
         Device::Cpu => cpu::eig::eig(a, vectors, name),
         Device::Gpu(i) => Err(Error::device(format!(
-            "{name}: general eigenvalues are complex and complex arrays live on the CPU only; a is on gpu({i})"
+            "{name}: the general eigendecomposition runs on the CPU only; a is on gpu({i})"
         ))
         .with_op(name)
         .with_help(format!(
@@ -20,13 +20,13 @@ pub fn eig(a: &Array, vectors: bool, name: &str) -> Result<Vec<Array>> {
     }
 }
 
-/// An error naming `fix` when `a` is on a GPU (functions whose results may
-/// be complex, which arrays on a GPU cannot hold).
+/// An error naming `fix` when `a` is on a GPU (functions built on the
+/// general eigendecomposition, which runs on the CPU only).
 pub fn require_cpu(a: &Array, name: &str, fix: &str) -> Result<()> {
     match a.device() {
         Device::Cpu => Ok(()),
         Device::Gpu(i) => Err(Error::device(format!(
-            "{name}: the answer may be complex and complex arrays live on the CPU only; the input is on gpu({i})"
+            "{name}: runs on the CPU only (through the general eigendecomposition); the input is on gpu({i})"
         ))
         .with_op(name)
         .with_help(format!("compute on the CPU: {fix}"))),

@@ -4,7 +4,7 @@
 
 use crate::array::{Array, Element};
 use crate::device::Device;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::{cpu, cuda};
 
 /// `a` on device `d`: `a` itself when it is already there, else a copy.
@@ -29,13 +29,6 @@ pub fn copy_to_device(a: &Array, d: Device) -> Result<Array> {
             }
             Ok(h)
         }
-        // The GPU backend has no complex kernels yet: a complex array stays
-        // on the host rather than meeting GPU code that would misread it.
-        (Device::Cpu, Device::Gpu(i)) if a.dtype().is_complex() => Err(Error::device(format!(
-            "{} arrays cannot move to gpu({i}) yet: complex numbers and the FFT family run on the CPU",
-            a.dtype()
-        ))
-        .with_help("keep complex work on the CPU (device=cpu), or move real(z) and imag(z)")),
         (Device::Cpu, Device::Gpu(i)) => cuda::buffer::upload(a, i),
         (Device::Gpu(_), Device::Gpu(i)) => cuda::buffer::device_copy(a, i),
     }

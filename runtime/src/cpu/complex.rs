@@ -55,13 +55,9 @@ pub fn apply(op: CxOp, args: &[CxArg], shape: &[usize], out: DType) -> Result<Ar
 /// accumulation, rounded to the array's dtype); an empty sum is 0, an empty
 /// product 1, an empty mean nan as NumPy's.
 pub fn reduce(op: ReduceOp, a: &Array, red: &[bool], keepdims: bool) -> Result<Array> {
-    let nd = a.ndim();
-    let kept: Vec<usize> = (0..nd).filter(|&d| !red[d]).collect();
-    let gone: Vec<usize> = (0..nd).filter(|&d| red[d]).collect();
-    let perm: Vec<i64> = kept.iter().chain(&gone).map(|&d| d as i64).collect();
-    let moved = a.transpose(Some(&perm))?;
-    let m: usize = gone.iter().map(|&d| a.shape()[d]).product();
-    let lanes: usize = kept.iter().map(|&d| a.shape()[d]).product();
+    let plan = crate::array::layout::lane_plan(a.shape(), red, keepdims);
+    let moved = a.transpose(Some(&plan.perm))?;
+    let (m, lanes) = (plan.per_lane, plan.lanes);
     let v = moved.to_vec::<Cf64>()?;
     let stop = crate::interrupt::Stop::current();
     stop.check()?;
@@ -81,15 +77,8 @@ pub fn reduce(op: ReduceOp, a: &Array, red: &[bool], keepdims: bool) -> Result<A
     } else {
         (0..lanes).into_par_iter().map(fold).collect()
     };
-    let shape: Vec<usize> = (0..nd)
-        .filter_map(|d| match (red[d], keepdims) {
-            (false, _) => Some(a.shape()[d]),
-            (true, true) => Some(1),
-            (true, false) => None,
-        })
-        .collect();
     crate::with_dtype!(a.dtype(), T => {
         let w: Vec<T> = alloc::vec_with(out.len(), |i| T::from_parts(out[i].re, out[i].im))?;
-        Ok(Array::from_vec(w, shape))
+        Ok(Array::from_vec(w, plan.out_shape))
     })
 }

@@ -23,15 +23,17 @@ const FIELDS: usize = 7;
 const MAX_DIMS: usize = 64;
 
 /// Every kernel of `assemble.cu` (one module, loaded once per device).
-const KERNELS: [&str; 11] = [
+const KERNELS: [&str; 13] = [
     "remap_1",
     "remap_2",
     "remap_4",
     "remap_8",
+    "remap_16",
     "put_along_1",
     "put_along_2",
     "put_along_4",
     "put_along_8",
+    "put_along_16",
     "axis_sum_f16",
     "axis_sum_f32",
     "axis_sum_f64",
@@ -63,8 +65,10 @@ fn blocks(n: usize) -> (u32, u32, u32) {
 }
 
 /// The bits of `s` as an element of `d`, zero-extended (what the kernels
-/// store for a fill).
-fn fill_bits(s: Scalar, d: DType) -> i64 {
+/// store for a fill). A complex64 fill is its two float32 words; a
+/// complex128 fill carries only its real part (the kernels' 16-byte element
+/// takes a 64-bit fill as its low word), so a non-zero imaginary part is refused.
+fn fill_bits(s: Scalar, d: DType) -> Result<i64> {
     let bits: u64 = match d {
         DType::Bool => s.to_elem::<bool>() as u64,
         DType::Int32 => s.to_elem::<i32>() as u32 as u64,
@@ -72,10 +76,22 @@ fn fill_bits(s: Scalar, d: DType) -> i64 {
         DType::Float16 => s.to_elem::<half::f16>().to_bits() as u64,
         DType::Float32 => s.to_elem::<f32>().to_bits() as u64,
         DType::Float64 => s.to_elem::<f64>().to_bits(),
-        // Complex arrays do not reach a GPU (backend::transfer refuses them).
-        DType::Complex64 | DType::Complex128 => s.to_elem::<f64>().to_bits(),
+        DType::Complex64 => {
+            let z = s.to_elem::<crate::array::Cf32>();
+            u64::from(z.re.to_bits()) | (u64::from(z.im.to_bits()) << 32)
+        }
+        DType::Complex128 => {
+            let z = s.to_elem::<crate::array::Cf64>();
+            if z.im != 0.0 {
+                return Err(Error::value(
+                    "a complex128 fill with an imaginary part is not supported on the GPU",
+                )
+                .with_help("compute it on the CPU: to(x, cpu)"));
+            }
+            z.re.to_bits()
+        }
     };
-    bits as i64
+    Ok(bits as i64)
 }
 
 fn too_many_dims(nd: usize, op: &str) -> Error {
@@ -142,8 +158,8 @@ pub fn remap(src: &Array, m: &Remap) -> Result<Array> {
         f[2] = kind;
         f[3] = arg;
         f[4] = src.shape()[d] as i64;
-        f[5] = fill_bits(m.fill[d][0], src.dtype());
-        f[6] = fill_bits(m.fill[d][1], src.dtype());
+        f[5] = fill_bits(m.fill[d][0], src.dtype())?;
+        f[6] = fill_bits(m.fill[d][1], src.dtype())?;
     }
     let len = meta.len();
     let meta = upload(&Array::from_vec(meta, vec![len]), g.ordinal)?;

@@ -88,6 +88,9 @@ fn batch_stride(a: &Array) -> Option<i64> {
 
 /// `a @ b` for GPU arrays of 2 or more dims (1-d operands are viewed as rows/columns by the caller).
 pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
+    if let Some(d) = [a.dtype(), b.dtype()].into_iter().find(|d| d.is_complex()) {
+        return Err(super::complex::refuse("matmul", d));
+    }
     let (da, db) = (a.device(), b.device());
     if da != db {
         return Err(Error::device_mismatch("matmul", da, db));

@@ -407,11 +407,17 @@ pub fn launch(
 
 /// A contiguous copy of `a` (any view) converted to `dtype`, on its GPU.
 pub fn copy(a: &Array, dtype: DType) -> Result<Array> {
+    if a.dtype().is_complex() || dtype.is_complex() {
+        return super::complex::convert(a, dtype);
+    }
     eval(&Expr::Array(a.clone()), dtype, None, None)
 }
 
 /// `full(shape, v)` on GPU `dev`.
 pub fn full(shape: &[usize], v: f64, dtype: DType, dev: u32) -> Result<Array> {
+    if dtype.is_complex() {
+        return super::complex::fill(shape, v, 0.0, dtype, dev);
+    }
     let e = if dtype.is_float() {
         Expr::Float(v, dtype)
     } else {
@@ -426,6 +432,15 @@ pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Ar
     // The kernel's scalar parameter has the dtype's kind (a double for
     // floats, a 64-bit int otherwise): the value is converted to it here, as
     // the CPU converts (a float to an int truncates, to bool is `!= 0`).
+    // Complex fills (and complex values stored as real: the real part, as
+    // the CPU's `from_parts`) go to the complex kernels.
+    if dtype.is_complex() || matches!(value, Scalar::Complex(..)) {
+        let (re, im) = match value {
+            Scalar::Complex(re, im) => (re, im),
+            other => (other.as_f64(), 0.0),
+        };
+        return super::complex::fill(shape, re, im, dtype, dev);
+    }
     let e = match (value, dtype.is_float()) {
         (Scalar::Float(f), true) => Expr::Float(f, dtype),
         (Scalar::Int(n), true) => Expr::Float(n as f64, dtype),
@@ -436,9 +451,7 @@ pub fn fill(shape: &[usize], value: Scalar, dtype: DType, dev: u32) -> Result<Ar
         (Scalar::Int(n), false) => Expr::Int(n, dtype),
         (Scalar::Bool(b), false) => Expr::Int(b as i64, dtype),
         (Scalar::Complex(..), _) => {
-            return Err(Error::device(format!(
-                "a complex fill on gpu({dev}) is not supported"
-            )));
+            return Err(Error::internal("a complex fill reached the real kernel"));
         }
     };
     eval(&e, dtype, Some(shape), Some(dev))

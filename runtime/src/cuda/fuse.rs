@@ -28,6 +28,14 @@ fn cast(expr: Expr, to: DType) -> Expr {
 fn build(p: &Program<'_>, a: Arg) -> Result<(Expr, DType)> {
     match a {
         Arg::Leaf(l) => Ok(match p.leaves.get(l as usize) {
+            // Complex trees go op by op to `cuda::complex`, never to the
+            // generated real kernels, which would read only the real parts.
+            Some(Leaf::Array(a)) if a.dtype().is_complex() => {
+                return Err(Error::internal(format!(
+                    "a {} array in a fused GPU program",
+                    a.dtype()
+                )));
+            }
             Some(Leaf::Array(a)) => (Expr::Array((*a).clone()), a.dtype()),
             Some(Leaf::Scalar(s)) => {
                 let d = s.held();

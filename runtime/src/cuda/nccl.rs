@@ -274,7 +274,11 @@ fn nccl_dtype(op: CollectiveOp, d: DType) -> Result<nc::ncclDataType_t> {
         DType::Float32 => T::ncclFloat32,
         DType::Float64 => T::ncclFloat64,
         DType::Complex64 | DType::Complex128 => {
-            return Err(Error::internal("a complex array reached NCCL"));
+            return Err(Error::dtype(
+                op.name(),
+                format!("`{}` of {d} arrays is not supported across GPUs", op.name()),
+            )
+            .with_help("apply it to real(z) and imag(z) and join them with complex(re, im)"));
         }
         // Bytes: moved, never reduced (the op layer casts before a reduction).
         DType::Bool => match op {

@@ -254,6 +254,9 @@ pub fn reduce_op(
     ddof: i64,
     float_x: DType,
 ) -> Result<Array> {
+    if a.dtype().is_complex() {
+        return Err(super::complex::refuse(op.name(), a.dtype()));
+    }
     let axes: Vec<usize> = (0..red.len()).filter(|&d| red[d]).collect();
     let d = a.dtype();
     let op = op.without_nan_if(!d.is_float());

@@ -43,6 +43,9 @@ fn gpu_of(a: &Array) -> Result<Arc<Gpu>> {
 /// `op` along `axis` of GPU array `a` (`reverse`: from the end back), in
 /// `op`'s output dtype.
 pub fn scan(op: ScanOp, a: &Array, axis: usize, reverse: bool) -> Result<Array> {
+    if a.dtype().is_complex() {
+        return Err(super::complex::refuse(op.name(), a.dtype()));
+    }
     let kind = match op {
         ScanOp::Cumsum => ScanKind::Sum,
         ScanOp::Cumprod => ScanKind::Prod,

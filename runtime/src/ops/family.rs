@@ -12,7 +12,7 @@ pub enum Family {
     LinearAlgebra,
     Shape,
     Sorting,
-    /// Complex numbers and the FFT family (the CPU only, for now).
+    /// Complex numbers and the FFT family (CPU and GPU).
     Fourier,
     Indexing,
     Creation,

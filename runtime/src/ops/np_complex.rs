@@ -32,7 +32,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "sort_complex",
         "sort_complex(a)",
-        "a sorted along its last axis in NumPy's complex order (by real part, then imaginary part; nan last), as a complex array: complex64 stays, every other dtype gives complex128 (a 0-d array gives shape (1,)). The CPU only, as every complex array for now.",
+        "a sorted along its last axis in NumPy's complex order (by real part, then imaginary part; nan last), as a complex array: complex64 stays, every other dtype gives complex128 (a 0-d array gives shape (1,)). On every device.",
         false,
         sort_complex
     ),

@@ -7,14 +7,8 @@
 //! own (the family is composed of device ops). Skips visibly without a GPU.
 
 use crate::gpu_util::have_gpu;
-use gcalc_runtime::{Device, Flags, Session, Value};
-
-fn session(device: &str) -> Session {
-    let mut flags = Flags::default();
-    flags.set("device", device).unwrap();
-    flags.set("floatX", "float64").unwrap();
-    Session::new(flags, Box::new(gcalc_runtime::output::Captured::default()))
-}
+use crate::gpu_util::session_f64 as session;
+use gcalc_runtime::{Device, Value};
 
 const PROGRAM: &str = "seed(7)
 x = normal(0.0, 2.0, (4, 5), dtype=float64)

@@ -313,26 +313,7 @@ fn a_missing_cusolver_is_named() {
     if !have_gpu() {
         return;
     }
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let out = std::process::Command::new(exe)
-        .args([
-            "--ignored",
-            "--exact",
-            "--nocapture",
-            "gpu_linalg::hidden_cusolver_in_this_process",
-        ])
-        .env("GCALC_HIDE_LIBS", "cusolver")
-        .output()
-        .expect("run the child test process");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success() && text.contains("1 passed"),
-        "child:\n{text}"
-    );
+    crate::gpu_util::run_with_hidden_lib("gpu_linalg::hidden_cusolver_in_this_process", "cusolver");
 }
 
 #[test]

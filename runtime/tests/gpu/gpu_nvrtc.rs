@@ -190,6 +190,63 @@ fn shipped(out: &mut Vec<(String, String)>) {
     out.extend(kc::sort::sources());
     out.push(("assemble".into(), kc::ASSEMBLE.to_string()));
     out.push(("linalg".into(), kc::LINALG.to_string()));
+    complex_sources(out);
+}
+
+/// The complex kernels: every `CxOp` on complex64 and complex128 operands
+/// (and real, bool and scalar ones beside them), the copies and casts, the
+/// reductions, and the FFT's gather for every input and compute dtype.
+fn complex_sources(out: &mut Vec<(String, String)>) {
+    use gcalc_runtime::opid::{CxOp, CxOut};
+    for &op in CxOp::ALL {
+        for d in DType::COMPLEX {
+            let o = match op.out() {
+                CxOut::Complex => d,
+                CxOut::Real => d.real_part(),
+                CxOut::Bool => DType::Bool,
+            };
+            let k = op.arity();
+            let mixes: [Vec<Option<DType>>; 3] = [
+                vec![Some(d); k],
+                (0..k).map(|j| (j > 0).then_some(d)).collect(),
+                (0..k)
+                    .map(|j| Some(if j == 0 { DType::Bool } else { DType::Float32 }))
+                    .collect(),
+            ];
+            for ins in mixes {
+                out.push((
+                    format!("complex {} {ins:?} -> {o}", op.name()),
+                    cuda::complex::op_source(op, &ins, o),
+                ));
+            }
+        }
+    }
+    for a in DType::ALL {
+        for b in DType::COMPLEX {
+            out.push((
+                format!("complex copy {a} -> {b}"),
+                cuda::complex::op_source(CxOp::Real, &[Some(a)], b),
+            ));
+            out.push((
+                format!("complex copy {b} -> {a}"),
+                cuda::complex::op_source(CxOp::Conj, &[Some(b)], a),
+            ));
+            out.push((
+                format!("fft gather {a} -> {b}"),
+                cuda::fft::pad_source(a, b),
+            ));
+            out.push((
+                format!("fft gather {a} -> {}", b.real_part()),
+                cuda::fft::pad_source(a, b.real_part()),
+            ));
+        }
+    }
+    for d in DType::COMPLEX {
+        out.push((
+            format!("complex rows {d}"),
+            cuda::complex::rows_source(d, d),
+        ));
+    }
 }
 
 /// One translation unit of several generated kernels: the prelude once,
@@ -202,7 +259,10 @@ fn batch_source(items: &[&(String, String)], k0: usize) -> Option<String> {
         let body = body
             .replace(" gc_ew(", &format!(" gc_ew_{id}("))
             .replace(" gc_sum(", &format!(" gc_sum_{id}("))
-            .replace(" gc_at(", &format!(" gc_at_{id}("));
+            .replace(" gc_at(", &format!(" gc_at_{id}("))
+            .replace(" gc_cxop(", &format!(" gc_cxop_{id}("))
+            .replace(" gc_cxrows(", &format!(" gc_cxrows_{id}("))
+            .replace(" gc_fftpad(", &format!(" gc_fftpad_{id}("));
         s.push_str(&format!("namespace k{id} {{\n{body}\n}}\n"));
     }
     Some(s)

@@ -75,3 +75,35 @@ pub fn assert_same(got: &Array, want: &Array, tol: f64, what: &str) {
         assert!(ok, "{what}: element {i}: GPU {a}, CPU {b}");
     }
 }
+
+/// Run the ignored test `name` of this binary in a child process with
+/// `GCALC_HIDE_LIBS=lib` (a library hidden to test its missing-library
+/// message on a machine that has it); fails with the child's output unless
+/// it passed.
+#[allow(dead_code)]
+pub fn run_with_hidden_lib(name: &str, lib: &str) {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = std::process::Command::new(exe)
+        .args(["--ignored", "--exact", "--nocapture", name])
+        .env("GCALC_HIDE_LIBS", lib)
+        .output()
+        .expect("run the child test process");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "child:\n{text}"
+    );
+}
+
+/// A session on `device` ("cpu", "gpu") with floatX float64.
+#[allow(dead_code)]
+pub fn session_f64(device: &str) -> gcalc_runtime::Session {
+    let mut flags = gcalc_runtime::Flags::default();
+    flags.set("device", device).expect("device flag");
+    flags.set("floatX", "float64").expect("floatX flag");
+    gcalc_runtime::Session::new(flags, Box::new(gcalc_runtime::output::Captured::default()))
+}

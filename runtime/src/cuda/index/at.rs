@@ -43,6 +43,12 @@ pub fn source(t: DType, c: DType, op: AtOp) -> String {
 /// `x[p] = x[p] op src[i]` for every element of `sel` (`src`: the
 /// selection's shape, on x's GPU, of the compute dtype).
 pub fn at(x: &Array, sel: &Select, src: &Array, op: AtOp) -> Result<()> {
+    if let Some(d) = [x.dtype(), src.dtype()]
+        .into_iter()
+        .find(|d| d.is_complex())
+    {
+        return Err(super::super::complex::refuse(op.name(), d));
+    }
     let Some((g, mut l)) = begin_write(x, sel)? else {
         return Ok(());
     };

@@ -41,19 +41,22 @@ fn gpu_of(a: &Array) -> Result<Arc<Gpu>> {
 }
 
 /// Every kernel of `index.cu` (one module, loaded once per device).
-const KERNELS: [&str; 15] = [
+const KERNELS: [&str; 18] = [
     "store_view_1",
     "store_view_2",
     "store_view_4",
     "store_view_8",
+    "store_view_16",
     "sel_gather_1",
     "sel_gather_2",
     "sel_gather_4",
     "sel_gather_8",
+    "sel_gather_16",
     "sel_store_1",
     "sel_store_2",
     "sel_store_4",
     "sel_store_8",
+    "sel_store_16",
     "sel_check",
     "sel_win",
     "sel_kept",
