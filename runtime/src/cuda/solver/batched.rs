@@ -8,7 +8,7 @@ use super::{Ctx, Solver, mat_ptr, pointers};
 use crate::array::Array;
 use crate::cuda::buffer::DeviceBuffer;
 use crate::dtype::DType;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use cudarc::cusolver::sys as cs;
 
 /// The largest matrix the Jacobi batched routines take (and the largest
@@ -196,6 +196,12 @@ pub(super) fn gesvdj(
         unsafe { cs::cusolverDnCreateGesvdjInfo(&mut params) },
         "gesvdj's params",
     )?;
+    if !small_stack(rows, batch) {
+        let r = gesvdj_each(cx, s, x, (rows, cols, batch), (&sv, &u, &v), jobz, params);
+        // SAFETY: made above; the calls have finished (their infos were read).
+        unsafe { cs::cusolverDnDestroyGesvdjInfo(params) };
+        return Ok((sv, u, v, r?));
+    }
     let (a, sp, up, vp) = (mat_ptr(x, 0, 0)?, sv.ptr_at(0), u.ptr_at(0), v.ptr_at(0));
     let (m, n, bi) = (rows as i32, cols as i32, batch as i32);
     let run = || -> Result<DeviceBuffer> {
@@ -290,4 +296,126 @@ pub(super) fn gesvdj(
     // SAFETY: made above; the call has finished (its infos were read).
     unsafe { cs::cusolverDnDestroyGesvdjInfo(params) };
     Ok((sv, u, v, r?))
+}
+
+/// `gesvdj` one matrix at a time (matrices above 32 rows, or one matrix):
+/// the same layouts as the batched call (full U and V), one workspace; the
+/// infos downloaded once after the whole stack is queued.
+fn gesvdj_each(
+    cx: &Ctx,
+    s: &Solver,
+    x: &Array,
+    (rows, cols, batch): (usize, usize, usize),
+    (sv, u, v): (&DeviceBuffer, &DeviceBuffer, &DeviceBuffer),
+    jobz: cs::cusolverEigMode_t,
+    params: cs::gesvdjInfo_t,
+) -> Result<Vec<i32>> {
+    let k = rows.min(cols);
+    let (m, n) = (
+        i32::try_from(rows).map_err(|_| too_big(rows))?,
+        i32::try_from(cols).map_err(|_| too_big(cols))?,
+    );
+    let (a0, s0, u0, v0) = (mat_ptr(x, 0, 0)?, sv.ptr_at(0), u.ptr_at(0), v.ptr_at(0));
+    let mut lwork = 0i32;
+    // SAFETY: sizes and pointers describe live buffers of this GPU.
+    super::status(
+        unsafe {
+            match cx.dt {
+                DType::Float32 => cs::cusolverDnSgesvdj_bufferSize(
+                    s.h,
+                    jobz,
+                    0,
+                    m,
+                    n,
+                    a0 as *const f32,
+                    m,
+                    s0 as *const f32,
+                    u0 as *const f32,
+                    m,
+                    v0 as *const f32,
+                    n,
+                    &mut lwork,
+                    params,
+                ),
+                _ => cs::cusolverDnDgesvdj_bufferSize(
+                    s.h,
+                    jobz,
+                    0,
+                    m,
+                    n,
+                    a0 as *const f64,
+                    m,
+                    s0 as *const f64,
+                    u0 as *const f64,
+                    m,
+                    v0 as *const f64,
+                    n,
+                    &mut lwork,
+                    params,
+                ),
+            }
+        },
+        "gesvdj's workspace size",
+    )?;
+    let work = cx.alloc(cx.dt, lwork.max(1) as usize)?;
+    let info = cx.alloc(DType::Int32, batch)?;
+    let wk = work.ptr_at(0);
+    for i in 0..batch {
+        let a = mat_ptr(x, i, rows * cols)?;
+        let (sp, up, vp) = (
+            sv.ptr_at(i * k),
+            u.ptr_at(i * rows * rows),
+            v.ptr_at(i * cols * cols),
+        );
+        let inf = info.ptr_at(i) as *mut i32;
+        cx.call("gesvdj", || unsafe {
+            // SAFETY: as above; the buffers outlive the queued call.
+            match cx.dt {
+                DType::Float32 => cs::cusolverDnSgesvdj(
+                    s.h,
+                    jobz,
+                    0,
+                    m,
+                    n,
+                    a as *mut f32,
+                    m,
+                    sp as *mut f32,
+                    up as *mut f32,
+                    m,
+                    vp as *mut f32,
+                    n,
+                    wk as *mut f32,
+                    lwork,
+                    inf,
+                    params,
+                ),
+                _ => cs::cusolverDnDgesvdj(
+                    s.h,
+                    jobz,
+                    0,
+                    m,
+                    n,
+                    a as *mut f64,
+                    m,
+                    sp as *mut f64,
+                    up as *mut f64,
+                    m,
+                    vp as *mut f64,
+                    n,
+                    wk as *mut f64,
+                    lwork,
+                    inf,
+                    params,
+                ),
+            }
+        })?;
+    }
+    cx.infos(info, batch)
+}
+
+fn too_big(d: usize) -> Error {
+    Error::value(format!(
+        "svd: a dimension of {d} is beyond cuSOLVER's 32-bit sizes"
+    ))
+    .with_help("compute it on the CPU: to(x, cpu())")
 }

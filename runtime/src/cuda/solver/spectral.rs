@@ -1,4 +1,5 @@
-//! The SVD (Xgesvd) and the symmetric eigendecomposition (Xsyevd) on a GPU.
+//! The SVD (gesvdj, Xgesvd where Jacobi does not converge; QR first for
+//! tall or wide matrices) and the symmetric eigendecomposition (Xsyevd) on a GPU.
 //! gesvd needs rows >= cols: a wide or square row-major a is already the
 //! column-major a^T (n x m, n >= m), whose factors a^T = U' S V'^T give
 //! a = V' S U'^T, so gesvd's VT' read row-major is u and its U' read
@@ -48,9 +49,21 @@ pub(super) fn svd(cx: &Ctx, s: &Solver, a: &Array, full: bool, uv: bool) -> Resu
         true => (if full { b'A' } else { b'S' }, b'A'),
         false => (b'N', b'N'),
     };
-    if k > 0 && super::batched::small_stack(rows, batch) {
-        return svd_jacobi(cx, s, a, &x, (rows, cols, batch), full, uv);
-    }
+    // Jacobi (gesvdj) first, as PyTorch: batched for stacks of small
+    // matrices, one call per matrix beyond; where it does not converge,
+    // LAPACK's QR iteration (gesvd) below on a fresh copy.
+    let x = if k > 0 {
+        let j = super::batched::gesvdj(cx, s, &x, (rows, cols, batch), uv)?;
+        if j.3.iter().all(|&v| v <= 0) {
+            return svd_jacobi(cx, a, j, (rows, cols, batch), full, uv);
+        }
+        match wide {
+            true => copy(a, cx.dt)?,
+            false => col_major(a, cx.dt)?,
+        }
+    } else {
+        x
+    };
     let sv = cx.alloc(cx.dt, batch * k)?;
     let ub = cx.alloc(cx.dt, if uv { batch * rows * ucols } else { 1 })?;
     let vb = cx.alloc(cx.dt, if uv { batch * cols * cols } else { 1 })?;
@@ -190,14 +203,13 @@ fn svd_through_qr(cx: &Ctx, s: &Solver, a: &Array, uv: bool) -> Result<Vec<Array
     })
 }
 
-/// The SVD of a stack of small matrices by gesvdjBatched (one call): the
-/// column-major x (rows >= cols, as `svd` arranged it) gives U (rows x rows)
-/// and V (cols x cols), read back row-major into u and vh.
+/// The SVD by gesvdj (`batched::gesvdj`): the column-major x (rows >= cols,
+/// as `svd` arranged it) gave U (rows x rows) and V (cols x cols), read back
+/// row-major into u and vh.
 fn svd_jacobi(
     cx: &Ctx,
-    s: &Solver,
     a: &Array,
-    x: &Array,
+    (sv, ub, vb, info): (DeviceBuffer, DeviceBuffer, DeviceBuffer, Vec<i32>),
     (rows, cols, batch): (usize, usize, usize),
     full: bool,
     uv: bool,
@@ -205,7 +217,6 @@ fn svd_jacobi(
     let nd = a.ndim();
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = rows.min(cols);
-    let (sv, ub, vb, info) = super::batched::gesvdj(cx, s, x, (rows, cols, batch), uv)?;
     converged(cx, &info, a.shape())?;
     let s_arr = array_of(sv, with_tail(a.shape(), &[k]));
     if !uv {
