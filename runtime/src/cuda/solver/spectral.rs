@@ -192,7 +192,7 @@ fn svd_through_qr(cx: &Ctx, s: &Solver, a: &Array, uv: bool) -> Result<Vec<Array
     let (Some(vh_r), Some(sv), Some(u_r)) = (f.pop(), f.pop(), f.pop()) else {
         return Err(Error::internal("svd: no factors of r"));
     };
-    let qu = crate::ops::linalg::matmul(&q, &u_r)?;
+    let qu = crate::cuda::blas::matmul(&q, &u_r)?;
     Ok(match wide {
         false => vec![qu, sv, vh_r],
         true => vec![
