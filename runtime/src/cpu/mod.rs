@@ -19,6 +19,7 @@ pub mod pool;
 pub mod random;
 pub mod random_draws;
 pub mod reduce;
+pub mod reduce_lane;
 pub mod reduce_rows;
 pub mod scan;
 pub mod select;

@@ -6,7 +6,8 @@
 //! nansum; nanargmax/nanargmin read NaN as -inf/+inf and refuse an all-NaN
 //! lane.
 
-use super::reduce::{Lane, Plan};
+use super::reduce::Plan;
+use super::reduce_lane::Lane;
 use crate::array::{Element, HostData};
 use crate::error::{Error, Result};
 use crate::opid::ReduceOp;

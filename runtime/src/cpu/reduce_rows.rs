@@ -6,9 +6,11 @@
 //! accumulators stay in L1 and rows into chunks of a size fixed by the shape,
 //! folded in order, so results do not depend on the thread count.
 
+use super::reduce_lane::typed;
 use crate::array::{Element, HostData, layout};
 use crate::dtype::DType;
 use crate::opid::ReduceOp;
+use gcalc_kernels::cpu::argreduce::arg_rows;
 use gcalc_kernels::cpu::reduce::fold_rows;
 use rayon::prelude::*;
 
@@ -96,6 +98,22 @@ impl RowPlan {
         f: impl Fn(A, S, f64) -> A + Sync,
         combine: impl Fn(A, A) -> A + Sync,
     ) -> Vec<A> {
+        let inner = |acc: &mut [A], aux: &[f64], rows: &[usize]| {
+            fold_rows(acc, aux, d, rows, self.vs, &f);
+        };
+        self.fold_with(d, aux, first, inner, combine)
+    }
+
+    /// `fold` with the rest of a chunk's rows folded by `inner(acc, aux,
+    /// row offsets)` (a kernel of its own, such as argmax's).
+    fn fold_with<S: Element, A: Copy + Send + Sync>(
+        &self,
+        d: &[S],
+        aux: Option<&[f64]>,
+        first: impl Fn(S, f64) -> A + Sync,
+        inner: impl Fn(&mut [A], &[f64], &[usize]) + Sync,
+        combine: impl Fn(A, A) -> A + Sync,
+    ) -> Vec<A> {
         let outer: Vec<(usize, usize)> =
             layout::OffsetIter::new(&self.outer, &self.outer_in, self.offset)
                 .zip(layout::OffsetIter::new(&self.outer, &self.outer_out, 0))
@@ -123,7 +141,7 @@ impl RowPlan {
             let mut acc: Vec<A> = (0..len)
                 .map(|j| first(d[rows[0] + j * self.vs], auxv[j]))
                 .collect();
-            fold_rows(&mut acc, &auxv, d, &rows[1..], self.vs, &f);
+            inner(&mut acc, &auxv, &rows[1..]);
             acc
         };
         let items = outer.len() * nb * nc;
@@ -208,33 +226,74 @@ fn extreme<S: Element, const MAX: bool>(p: &RowPlan, d: &[S]) -> Vec<S> {
 
 /// Argmax (`MAX`) or argmin by rows: each column carries (best, its row,
 /// rows seen); the first NaN wins, then the first of equal values, as NumPy.
+/// f32/f64/i32/i64 fold their rows in the SIMD kernel `arg_rows`.
 fn arg<S: Element, const MAX: bool>(p: &RowPlan, d: &[S]) -> Vec<i64> {
-    let better = |a: S, x: S| {
-        if S::DTYPE.is_float() {
-            let (a, x) = (a.to_f64(), x.to_f64());
-            !a.is_nan() && (x.is_nan() || if MAX { x > a } else { x < a })
-        } else {
-            better::<S, MAX>(a, x)
-        }
-    };
+    macro_rules! fast {
+        ($t:ty) => {
+            if let Some(x) = typed::<S, $t>(d) {
+                let inner = |acc: &mut [($t, i64, i64)], _: &[f64], rows: &[usize]| {
+                    let mut best: Vec<$t> = acc.iter().map(|a| a.0).collect();
+                    let mut idx = vec![0u32; acc.len()];
+                    arg_rows::<$t, MAX>(&mut best, &mut idx, x, rows, p.vs);
+                    for ((a, b), i) in acc.iter_mut().zip(best).zip(idx) {
+                        let at = if i > 0 { a.2 + i as i64 } else { a.1 };
+                        *a = (b, at, a.2 + rows.len() as i64);
+                    }
+                };
+                return arg_join::<$t, MAX>(p, x, inner);
+            }
+        };
+    }
+    fast!(f32);
+    fast!(f64);
+    fast!(i32);
+    fast!(i64);
+    // bools only along contiguous rows: through a stride the byte loads
+    // ran 3-5x slower than the generic fold (sliced views, axis 0).
+    if p.vs == 1 {
+        fast!(bool);
+    }
     let step = |a: (S, i64, i64), x: S| {
         let c = a.2 + 1;
-        if better(a.0, x) {
+        if arg_better::<S, MAX>(a.0, x) {
             (x, c, c)
         } else {
             (a.0, a.1, c)
         }
     };
-    // A later chunk's rows count from its start: shift them past `a`'s.
+    let inner = |acc: &mut [(S, i64, i64)], aux: &[f64], rows: &[usize]| {
+        fold_rows(acc, aux, d, rows, p.vs, |a, x, _| step(a, x));
+    };
+    arg_join::<S, MAX>(p, d, inner)
+}
+
+/// Whether `x` replaces `a` as argmax's (`MAX`) or argmin's running
+/// extreme: better, or NaN over a non-NaN.
+fn arg_better<S: Element, const MAX: bool>(a: S, x: S) -> bool {
+    if S::DTYPE.is_float() {
+        let (a, x) = (a.to_f64(), x.to_f64());
+        !a.is_nan() && (x.is_nan() || if MAX { x > a } else { x < a })
+    } else {
+        better::<S, MAX>(a, x)
+    }
+}
+
+/// The rows fold of argmax with `inner` folding a chunk's rows; chunk
+/// results joined in order (a later chunk's rows count from its start).
+fn arg_join<S: Element, const MAX: bool>(
+    p: &RowPlan,
+    d: &[S],
+    inner: impl Fn(&mut [(S, i64, i64)], &[f64], &[usize]) + Sync,
+) -> Vec<i64> {
     let join = |a: (S, i64, i64), b: (S, i64, i64)| {
         let off = a.2 + 1;
-        if better(a.0, b.0) {
+        if arg_better::<S, MAX>(a.0, b.0) {
             (b.0, b.1 + off, b.2 + off)
         } else {
             (a.0, a.1, b.2 + off)
         }
     };
-    p.fold(d, None, |x, _| (x, 0, 0), |a, x, _| step(a, x), join)
+    p.fold_with(d, None, |x, _| (x, 0, 0), inner, join)
         .into_iter()
         .map(|a| a.1)
         .collect()

@@ -95,6 +95,10 @@ fn reference(op: ReduceOp, x: &[f64], shape: &[usize], red: &[bool], int: bool) 
             let m = l.len() as f64;
             let mean = l.iter().sum::<f64>() / m;
             let arg = |max: bool| {
+                // NumPy: the first NaN wins.
+                if let Some(i) = l.iter().position(|v| v.is_nan()) {
+                    return i as f64;
+                }
                 let mut bi = 0;
                 for (i, &v) in l.iter().enumerate() {
                     if (max && v > l[bi]) || (!max && v < l[bi]) {
@@ -110,6 +114,11 @@ fn reference(op: ReduceOp, x: &[f64], shape: &[usize], red: &[bool], int: bool) 
                     l.iter().fold(1i64, |a, &v| a.wrapping_mul(v as i64)) as f64
                 }
                 ReduceOp::Prod => l.iter().product(),
+                _ if l.iter().any(|v| v.is_nan())
+                    && matches!(op, ReduceOp::Max | ReduceOp::Min) =>
+                {
+                    f64::NAN
+                }
                 ReduceOp::Max => l.iter().cloned().fold(f64::MIN, f64::max),
                 ReduceOp::Min => l.iter().cloned().fold(f64::MAX, f64::min),
                 ReduceOp::Argmax => arg(true),
@@ -170,6 +179,58 @@ fn reductions_agree_with_float64_over_layouts_and_dtypes() {
     }
 }
 
+/// max/min/argmax/argmin over every layout with ties (few distinct
+/// values) and a few NaNs: NaN propagates, argmax gives the first NaN,
+/// else the first of equal extremes, across the one-pass kernel's lanes,
+/// gathered pieces of strided runs and the row path's chunks.
+#[test]
+fn extremes_with_ties_and_nans_over_layouts() {
+    let mut seed = 500;
+    for (shape, strides, offset, len, axes) in cases() {
+        if axes.as_ref().is_some_and(|a| a.len() > 1) {
+            continue;
+        }
+        for dtype in [DType::Float32, DType::Float64, DType::Int64] {
+            seed += 1;
+            let r = rand(len, seed);
+            let v: Vec<f64> = r
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| {
+                    let nan =
+                        dtype != DType::Int64 && (i * 7919 + seed as usize).is_multiple_of(4001);
+                    if nan { f64::NAN } else { (v * 2.0).round() }
+                })
+                .collect();
+            let a = Array::from_vec(v, vec![len]).astype(dtype).unwrap().view(
+                shape.clone(),
+                strides.clone(),
+                offset,
+            );
+            let x = a.to_f64_vec().unwrap();
+            let mut red = vec![axes.is_none(); shape.len()];
+            for &ax in axes.iter().flatten() {
+                red[ax.rem_euclid(shape.len() as isize) as usize] = true;
+            }
+            for op in [
+                ReduceOp::Max,
+                ReduceOp::Min,
+                ReduceOp::Argmax,
+                ReduceOp::Argmin,
+            ] {
+                let want = reference(op, &x, &shape, &red, dtype == DType::Int64);
+                let got = run(op, &a, &axes).to_f64_vec().unwrap();
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert!(
+                        g == w || (g.is_nan() && w.is_nan()),
+                        "{op:?} {dtype} shape {shape:?} strides {strides:?} axes {axes:?} [{i}]: {g} vs {w}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn reductions_bit_identical_across_thread_counts() {
     let pool = |n| {
@@ -187,7 +248,13 @@ fn reductions_bit_identical_across_thread_counts() {
         for dtype in [DType::Float32, DType::Float64] {
             seed += 1;
             let a = buffer(dtype, len, seed).view(shape.clone(), strides.clone(), offset);
-            for op in [ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Var, ReduceOp::Max] {
+            for op in [
+                ReduceOp::Sum,
+                ReduceOp::Mean,
+                ReduceOp::Var,
+                ReduceOp::Max,
+                ReduceOp::Argmax,
+            ] {
                 let one = p1.install(|| run(op, &a, &axes)).to_f64_vec().unwrap();
                 let two = p2.install(|| run(op, &a, &axes)).to_f64_vec().unwrap();
                 let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
