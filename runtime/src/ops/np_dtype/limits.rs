@@ -93,7 +93,8 @@ impl FInfo {
             F::Max => Num::Float(max),
             F::Min => Num::Float(-max),
             F::Tiny => Num::Float(2f64.powi(minexp)),
-            F::Subnormal => Num::Float(2f64.powi(minexp - nmant)),
+            // In two steps: powi(-1074) overflows inside (1 / 2^1074 = 0).
+            F::Subnormal => Num::Float(2f64.powi(minexp) * 2f64.powi(-nmant)),
             F::Resolution => Num::Float(10f64.powi(-(precision as i32))),
             F::Bits => Num::Int(bits),
             F::Precision => Num::Int(precision),
