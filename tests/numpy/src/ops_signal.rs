@@ -170,19 +170,22 @@ pub const SIGNAL: &[FnSpec] = &[
         &[lab("a"), lab("b")],
         Tol::Norm(64),
     ),
+    // Four random points and degree 3 make an exactly determined, often
+    // ill-conditioned Vandermonde system (x values 0.15 apart: condition
+    // numbers past 1e6): LAPACK and faer then agree to ~1e-11, not 1e-12.
     row(
         "polyfit",
         "polyfit({0}, {1}, {2})",
         "np.polyfit({0}, {1}, {2})",
         &[lab("n"), lab("n"), ORDER],
-        Tol::Norm(4096),
+        Tol::Norm(POLYFIT_ULPS),
     ),
     row(
         "polyfit_2d",
         "polyfit({0}, {1}, {2})",
         "np.polyfit({0}, {1}, {2})",
         &[lab("n"), lab("nk"), ORDER],
-        Tol::Norm(4096),
+        Tol::Norm(POLYFIT_ULPS),
     ),
     row(
         "polyfit_full_s",
@@ -196,7 +199,7 @@ pub const SIGNAL: &[FnSpec] = &[
         "polyfit({0}, {1}, {2}, w={3})",
         "np.polyfit({0}, {1}, {2}, w={3})",
         &[lab("n"), lab("n"), ORDER, lab("n")],
-        Tol::Norm(4096),
+        Tol::Norm(POLYFIT_ULPS),
     ),
     row("poly", "poly({0})", "np.poly({0})", &[RSEQ], Tol::Norm(8)),
     row(
@@ -230,3 +233,6 @@ pub const SIGNAL: &[FnSpec] = &[
         Tol::Ulps(2),
     ),
 ];
+
+/// Ulps (of the result's norm) for polyfit's rows: see the comment there.
+const POLYFIT_ULPS: u32 = 1 << 16;
