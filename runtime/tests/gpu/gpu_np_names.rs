@@ -1,5 +1,5 @@
 //! NumPy's second names and dtype introspection on gpu(0): the NumPy
-//! differential rows without complex arrays, and each alias (gradients
+//! differential rows (complex ones included), the FFT family's rows, and each alias (gradients
 //! too) and each array-taking query through the session on the GPU against
 //! the CPU on the same random data. The aliases' CUDA sources are their
 //! originals' (`gpu_nvrtc` walks the whole table). Skips visibly without a GPU.
@@ -22,6 +22,35 @@ fn gpu_np_names_matches_numpy() {
         rerun,
         &s,
         gcalc_difftest::ops_np_names::NP_NAMES,
+        DeviceFlag::Gpu(0),
+    ) {
+        r.assert_clean();
+    }
+    // Complex arrays live on the GPU too (cuda/complex.rs).
+    for r in assert_fn_suite(
+        "gpu_np_names_complex_matches_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_np_names::NP_NAMES_COMPLEX,
+        DeviceFlag::Gpu(0),
+    ) {
+        r.assert_clean();
+    }
+}
+
+/// The FFT family's NumPy rows on gpu(0) (cuFFT).
+#[test]
+fn gpu_fft_matches_numpy() {
+    if !have_gpu() {
+        return;
+    }
+    let s = Settings::from_env(0, 60);
+    let rerun = "bin/gpu gpu_fft_matches_numpy --nocapture";
+    for r in assert_fn_suite(
+        "gpu_fft_matches_numpy",
+        rerun,
+        &s,
+        gcalc_difftest::ops_fft::FFT,
         DeviceFlag::Gpu(0),
     ) {
         r.assert_clean();

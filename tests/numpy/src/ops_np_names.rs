@@ -321,8 +321,8 @@ pub const NP_NAMES: &[FnSpec] = &[
     ),
 ];
 
-/// Rows with complex arrays (the CPU only: complex arrays on a GPU are an
-/// error for now).
+/// Rows with complex arrays (both devices: `np_names_match_numpy` and
+/// `gpu_np_names_matches_numpy`).
 pub const NP_NAMES_COMPLEX: &[FnSpec] = &[
     row(
         "iscomplexobj_complex",
