@@ -138,12 +138,11 @@ __device__ void scan_warp(const T* x, const T* a1, const T* a2, O* out, i64 lane
   }
 }
 
-// Tile `tile` of the lane at `base` (SC_TILE positions in scan order): its
-// elements scanned from `carry` and written when `write`; gives the tile's
-// total (without the carry). Warp w scans positions w*32*SC_ITEMS onwards,
-// 32 at a time, coalesced.
+// sc_tile_pass for running values wider than 8 bytes (the segmented sum),
+// whose staging would not fit in shared memory: warp w scans positions
+// w*32*SC_ITEMS onwards, 32 at a time, coalesced, a warp scan per 32.
 template <typename T, typename O, typename P>
-__device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O* out, i64 base, i64 n,
+__device__ typename P::Acc sc_tile_pass_shfl(const T* x, const T* a1, const T* a2, O* out, i64 base, i64 n,
                                         i64 tile, int rev, typename P::Acc carry, bool write) {
   typedef typename P::Acc A;
   int w = threadIdx.x >> 5, l = threadIdx.x & 31;
@@ -174,6 +173,69 @@ __device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O*
     }
   }
   return total;
+}
+
+// Tile `tile` of the lane at `base` (SC_TILE positions in scan order): its
+// elements scanned from `carry` and written when `write`; gives the tile's
+// total (without the carry). Warp w owns positions w*32*SC_ITEMS onwards:
+// read coalesced into shared memory, each lane then folds SC_ITEMS
+// consecutive ones in registers, one warp scan of the lanes' totals (a
+// shuffle per SC_ITEMS elements rather than per element: the shuffles,
+// not memory, bounded the old pass), and the results go back out through
+// shared memory, coalesced. The reduce-only pass (write false) skips the
+// write-back. Combination order follows positions throughout.
+template <typename T, typename O, typename P>
+__device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O* out, i64 base, i64 n,
+                                        i64 tile, int rev, typename P::Acc carry, bool write) {
+  typedef typename P::Acc A;
+  if constexpr (sizeof(A) != 8) {
+    return sc_tile_pass_shfl<T, O, P>(x, a1, a2, out, base, n, tile, rev, carry, write);
+  } else {
+    // Position p of a warp's run sits at (p / SC_ITEMS) * (SC_ITEMS + 1) + p % SC_ITEMS:
+    // the pad keeps a lane's SC_ITEMS reads clear of its neighbours' banks.
+    constexpr int RUN = 32 * SC_ITEMS, ROW = SC_ITEMS + 1;
+    __shared__ A sh[SC_THREADS / 32][32 * ROW];
+    int w = threadIdx.x >> 5, l = threadIdx.x & 31;
+    A* s = sh[w];
+    i64 r0 = tile * SC_TILE + (i64)w * RUN;
+#pragma unroll
+    for (int k = 0; k < SC_ITEMS; k++) {
+      int q = 32 * k + l;
+      i64 r = r0 + q;
+      i64 j = rev ? n - 1 - r : r;
+      s[(q / SC_ITEMS) * ROW + q % SC_ITEMS] = r < n ? P::load(x, a1, a2, base + j, j, n, 1) : P::id();
+    }
+    __syncwarp();
+    A v[SC_ITEMS];
+    A t = P::id();
+#pragma unroll
+    for (int k = 0; k < SC_ITEMS; k++) {
+      t = k == 0 ? s[l * ROW] : P::f(t, s[l * ROW + k]);
+      v[k] = t;
+    }
+    A inc = sc_warp_scan<P>(t, l);
+    A ex = sc_shfl_up(inc, 1);
+    A wc = sc_shfl(inc, 31);
+    A total;
+    A pre = sc_warps_prefix<P>(wc, &total);
+    if (write) {
+      pre = P::f(carry, pre);
+      if (l > 0) pre = P::f(pre, ex);
+#pragma unroll
+      for (int k = 0; k < SC_ITEMS; k++) s[l * ROW + k] = P::f(pre, v[k]);
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < SC_ITEMS; k++) {
+        int q = 32 * k + l;
+        i64 r = r0 + q;
+        if (r < n) {
+          i64 j = rev ? n - 1 - r : r;
+          P::store(out, x, a1, a2, base + j, j, s[(q / SC_ITEMS) * ROW + q % SC_ITEMS]);
+        }
+      }
+    }
+    return total;
+  }
 }
 
 // Block b = lane * tiles + tile: the tile's total into partial[b].

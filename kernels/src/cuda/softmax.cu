@@ -6,8 +6,11 @@
 // it is not finite (as SciPy does: an all -inf lane's logsumexp is -inf). A block per long lane of the
 // last axis, a warp per short one, a thread per lane of a middle axis.
 // MODE: 0 softmax, 1 log_softmax, 2 logsumexp (one output per lane).
+// A block's lane of up to blockDim.x * SM_ITEMS elements is held in
+// registers (read once); longer ones are read three times.
 #include <cuda_fp16.h>
 typedef long long i64;
+#define SM_ITEMS 16
 
 __device__ __forceinline__ float sm_ld(const __half* p, i64 i) { return __half2float(p[i]); }
 __device__ __forceinline__ float sm_ld(const float* p, i64 i) { return p[i]; }
@@ -79,6 +82,48 @@ template <typename T, typename A, int MODE>
 __device__ void softmax_block(const T* __restrict__ x, T* __restrict__ out, i64 n) {
   __shared__ A sh[32];
   const T* p = x + (i64)blockIdx.x * n;
+  if (n <= (i64)blockDim.x * SM_ITEMS) {
+    // The lane fits in registers: one read, one exp per element, one write.
+    A v[SM_ITEMS];
+    A m = sm_ninf<A>();
+#pragma unroll
+    for (int k = 0; k < SM_ITEMS; k++) {
+      i64 i = threadIdx.x + (i64)k * blockDim.x;
+      v[k] = i < n ? (A)sm_ld(p, i) : sm_ninf<A>();
+      m = sm_max(m, v[k]);
+    }
+    m = sm_shift<A, MODE>(sm_block_max(m, sh));
+    A s = 0;
+#pragma unroll
+    for (int k = 0; k < SM_ITEMS; k++) {
+      i64 i = threadIdx.x + (i64)k * blockDim.x;
+      if (i < n) {
+        A e = sm_exp(v[k] - m);
+        s += e;
+        if (MODE == 0) v[k] = e;
+      }
+    }
+    s = sm_block_sum(s, sh);
+    T* o = out + (i64)blockIdx.x * n;
+    if (MODE == 2) {
+      if (threadIdx.x == 0) sm_st(out, blockIdx.x, sm_log(s) + m);
+    } else if (MODE == 0) {
+      A inv = (A)1 / s;
+#pragma unroll
+      for (int k = 0; k < SM_ITEMS; k++) {
+        i64 i = threadIdx.x + (i64)k * blockDim.x;
+        if (i < n) sm_st(o, i, v[k] * inv);
+      }
+    } else {
+      A ls = sm_log(s);
+#pragma unroll
+      for (int k = 0; k < SM_ITEMS; k++) {
+        i64 i = threadIdx.x + (i64)k * blockDim.x;
+        if (i < n) sm_st(o, i, (v[k] - m) - ls);
+      }
+    }
+    return;
+  }
   A m = sm_ninf<A>();
   for (i64 i = threadIdx.x; i < n; i += blockDim.x) m = sm_max(m, (A)sm_ld(p, i));
   m = sm_shift<A, MODE>(sm_block_max(m, sh));

@@ -9,6 +9,9 @@ use crate::dtype::DType;
 /// The softmax templates.
 pub const SOFTMAX: &str = include_str!("softmax.cu");
 
+/// Elements of a lane each thread of `sm_block` holds in registers (`SM_ITEMS`).
+pub const SOFTMAX_ITEMS: usize = 16;
+
 /// The kernel names, in the order the launcher expects.
 pub const SOFTMAX_KERNELS: [&str; 3] = ["sm_block", "sm_warp", "sm_cols"];
 
@@ -22,7 +25,7 @@ pub fn softmax_source(d: DType, mode: i32) -> String {
     };
     format!(
         "{SOFTMAX}\n\
-extern \"C\" __global__ void __launch_bounds__(256) sm_block(const {t}* x, {t}* out, i64 n) {{ softmax_block<{t}, {a}, {mode}>(x, out, n); }}\n\
+extern \"C\" __global__ void __launch_bounds__(1024) sm_block(const {t}* x, {t}* out, i64 n) {{ softmax_block<{t}, {a}, {mode}>(x, out, n); }}\n\
 extern \"C\" __global__ void sm_warp(const {t}* x, {t}* out, i64 lanes, i64 n) {{ softmax_warp<{t}, {a}, {mode}>(x, out, lanes, n); }}\n\
 extern \"C\" __global__ void sm_cols(const {t}* x, {t}* out, i64 outer, i64 n, i64 inner) {{ softmax_cols<{t}, {a}, {mode}>(x, out, outer, n, inner); }}\n"
     )

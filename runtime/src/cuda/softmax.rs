@@ -1,7 +1,8 @@
 //! softmax, log_softmax and logsumexp on a GPU (kernels in
 //! `kernels/src/cuda/softmax.cu`): many lanes of the last axis take a block
 //! (long lanes) or a warp (short) each, reading a lane for its max, its sum
-//! of exponentials and its outputs; many lanes of a middle axis a thread
+//! of exponentials and its outputs (a block holds a lane of up to 16,384
+//! elements in registers and reads it once); many lanes of a middle axis a thread
 //! each. Few long lanes (logsumexp of a whole array, say) are composed of
 //! the device-wide reduction kernels instead: the max, the float64 sum of
 //! `exp(x - m)` (one fused launch when it covers the whole array), and one
@@ -19,7 +20,7 @@ use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::opid::SoftmaxOp;
 use gcalc_kernels::cuda::RedOp;
-use gcalc_kernels::cuda::softmax::{SOFTMAX_KERNELS, softmax_source};
+use gcalc_kernels::cuda::softmax::{SOFTMAX_ITEMS, SOFTMAX_KERNELS, softmax_source};
 use std::ffi::c_void;
 
 /// Lanes of the last axis at least this long take a block each.
@@ -95,7 +96,7 @@ pub fn softmax(op: SoftmaxOp, a: &Array, axis: usize) -> Result<Array> {
         (fs[2], lanes.div_ceil(256), 256)
     } else if n >= BLOCK_MIN {
         params.push(p(&mut nn));
-        (fs[0], lanes, 256)
+        (fs[0], lanes, block_threads(n))
     } else {
         params.extend([p(&mut ln), p(&mut nn)]);
         (fs[1], (lanes * 32).div_ceil(256), 256)
@@ -114,6 +115,13 @@ pub fn softmax(op: SoftmaxOp, a: &Array, axis: usize) -> Result<Array> {
         op.name(),
     )?;
     Ok(array_of(out, out_shape))
+}
+
+/// Threads of `sm_block` for lanes of `n`: enough (up to 1024) for the lane
+/// to sit in registers, `SOFTMAX_ITEMS` each; 256 for longer lanes.
+fn block_threads(n: usize) -> u32 {
+    let t = n.div_ceil(SOFTMAX_ITEMS).next_multiple_of(32);
+    if t > 1024 { 256 } else { t.max(256) as u32 }
 }
 
 /// `op` composed of the reduction kernels and elementwise passes (any axis).
