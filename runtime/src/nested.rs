@@ -15,25 +15,43 @@ use std::sync::Arc;
 
 /// The items of a tuple or list. Dropping it drops nested tuples, lists and
 /// dicts held nowhere else one after another instead of inside each other.
+/// A tuple may name its items (NumPy 2's result tuples: `eigh(a).eigenvalues`).
 #[derive(Clone, Default)]
-pub struct Items(Vec<Value>);
+pub struct Items(Vec<Value>, Option<&'static [&'static str]>);
 
 impl Items {
     /// The items as a vector (taken out; what is left drops as nothing).
     pub fn into_vec(mut self) -> Vec<Value> {
         std::mem::take(&mut self.0)
     }
+
+    /// Items with a name each (`names` as long as `v`).
+    pub fn named(v: Vec<Value>, names: &'static [&'static str]) -> Items {
+        debug_assert_eq!(v.len(), names.len());
+        Items(v, Some(names))
+    }
+
+    /// The items' names, for a named tuple.
+    pub fn names(&self) -> Option<&'static [&'static str]> {
+        self.1.filter(|n| n.len() == self.0.len())
+    }
+
+    /// The item called `name` in a named tuple.
+    pub fn by_name(&self, name: &str) -> Option<&Value> {
+        let k = self.names()?.iter().position(|n| *n == name)?;
+        self.0.get(k)
+    }
 }
 
 impl From<Vec<Value>> for Items {
     fn from(v: Vec<Value>) -> Items {
-        Items(v)
+        Items(v, None)
     }
 }
 
 impl FromIterator<Value> for Items {
     fn from_iter<I: IntoIterator<Item = Value>>(it: I) -> Items {
-        Items(it.into_iter().collect())
+        Items(it.into_iter().collect(), None)
     }
 }
 

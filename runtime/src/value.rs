@@ -132,6 +132,11 @@ impl Value {
     pub fn tuple(v: Vec<Value>) -> Value {
         Value::Tuple(Arc::new(Items::from(v)))
     }
+    /// A tuple whose items also read as attributes (NumPy 2's `EighResult`,
+    /// `SVDResult`...): `names[k]` names item k.
+    pub fn named_tuple(v: Vec<Value>, names: &'static [&'static str]) -> Value {
+        Value::Tuple(Arc::new(Items::named(v, names)))
+    }
     pub fn list(v: Vec<Value>) -> Value {
         Value::List(List::new(v))
     }

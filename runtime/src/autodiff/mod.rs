@@ -507,7 +507,7 @@ impl Interp {
             inputs,
         };
         let multi = tape.push(kind, &first);
-        let tagged = items
+        let tagged: Vec<Value> = items
             .iter()
             .zip(&outs)
             .enumerate()
@@ -519,7 +519,10 @@ impl Interp {
                 None => v.clone(),
             })
             .collect();
-        Value::Tuple(std::sync::Arc::new(tagged))
+        match items.names() {
+            Some(names) => Value::named_tuple(tagged, names),
+            None => Value::tuple(tagged),
+        }
     }
 
     /// `base[idx]` gave `out`: recorded when `base` is tracked.

@@ -340,6 +340,24 @@ fn join_parts(call: &GradCall) -> Result<(Vec<Array>, usize)> {
 }
 
 pub fn concat(_: &mut Interp, call: &GradCall) -> Grads {
+    if let Some(Value::None) = arg(call, 1, "axis") {
+        // axis=None joined the raveled arrays: each gets its piece of g, reshaped.
+        let (arrays, _) = join_parts(call)?;
+        let mut start = 0i64;
+        let mut out = Vec::new();
+        for a in arrays {
+            let n = a.size() as i64;
+            let piece = call.g.index(&[Index::Slice {
+                start: Some(start),
+                stop: Some(start + n),
+                step: None,
+            }])?;
+            let shape: Vec<i64> = a.shape().iter().map(|&d| d as i64).collect();
+            out.push(Some(piece.reshape(&shape)?.into()));
+            start += n;
+        }
+        return Ok(out);
+    }
     let (arrays, axis) = join_parts(call)?;
     let mut start = 0i64;
     let mut out = Vec::new();

@@ -11,3 +11,4 @@ pub mod np_types;
 pub mod printing;
 pub mod pyobjects;
 pub mod python;
+pub mod torch_methods;

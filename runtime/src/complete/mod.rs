@@ -46,7 +46,7 @@ fn value_label(v: &Value) -> &'static str {
 
 /// Attributes of every array that are values, not methods (`x.T`, `x.shape`).
 pub const ARRAY_PROPERTIES: &[&str] = &[
-    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "strides", "T", "flat",
+    "shape", "size", "ndim", "dtype", "device", "nbytes", "itemsize", "strides", "T", "mT", "flat",
 ];
 
 /// Names that are values without being ops: dtypes and `floatX`.

@@ -303,7 +303,7 @@ fn same_kind(r: &Array, x: &Array, sym: &str) -> Result<()> {
     }
     let bool_note = match (x.dtype(), r.dtype()) {
         (DType::Bool, DType::Int64) => {
-            " (bool arithmetic gives int64 in gcalc; `|=` and `&=` keep bools)"
+            " (bool arrays stay bool only under `+ * | & ^`; other arithmetic gives int64)"
         }
         _ => "",
     };

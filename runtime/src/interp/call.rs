@@ -543,6 +543,16 @@ impl Interp {
                 }
                 _ => {}
             }
+            let a = a.clone();
+            if let Some(r) = crate::builtins::torch_methods::attr(self, &a, name, attr.span) {
+                return r;
+            }
+        }
+        // NumPy 2's result tuples: `eigh(a).eigenvalues`, `svd(a).S`.
+        if let Value::Tuple(t) = &recv
+            && let Some(v) = t.by_name(name)
+        {
+            return Ok(v.clone());
         }
         if let Value::Object(o) = &recv
             && let Some(v) = o.attr(name)
@@ -627,6 +637,12 @@ impl Interp {
         {
             e.help = Some(h);
         }
+        if let Value::Tuple(t) = recv
+            && let Some(n) = t.names()
+            && e.help.is_none()
+        {
+            e.help = Some(format!("this result's items are named {}", n.join(", ")));
+        }
         e
     }
 
@@ -645,6 +661,9 @@ impl Interp {
         }
         if let Value::DType(_) = v {
             out.extend(["name", "itemsize", "kind"].map(String::from));
+        }
+        if let Value::Tuple(t) = v {
+            out.extend(t.names().unwrap_or(&[]).iter().map(|s| s.to_string()));
         }
         if let Value::Builtin(d) = v {
             if crate::ops::fft::namespace_attr(d, "fft").is_some() {

@@ -95,8 +95,8 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "linspace",
-        "linspace(start, stop, num=50, endpoint=true, dtype=floatX, device=none)",
-        "num evenly spaced values from start to stop (stop included unless endpoint=false).",
+        "linspace(start, stop, num=50, endpoint=true, retstep=false, dtype=floatX, device=none)",
+        "num evenly spaced values from start to stop (stop included unless endpoint=false); retstep=true gives (values, step).",
         false,
         linspace
     ),
@@ -378,20 +378,36 @@ fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
         .map(|v| size_arg(&v, "num"))
         .transpose()?
         .unwrap_or(50);
-    let endpoint = match a.opt("endpoint")? {
-        None => true,
-        Some(Value::Bool(b)) => b,
-        Some(other) => {
-            return Err(Error::type_(format!(
-                "endpoint must be true or false, not {}",
-                other.a_type_name()
-            )));
-        }
-    };
+    let endpoint = true_or_false(a.opt("endpoint")?, "endpoint", true)?;
+    let retstep = true_or_false(a.opt("retstep")?, "retstep", false)?;
     let (dt, dev) = dtype_device(&mut a)?;
-    a.finish_with(&["num", "endpoint", "dtype", "device"])?;
+    a.finish_with(&["num", "endpoint", "retstep", "dtype", "device"])?;
     let dev = dev.unwrap_or_else(|| i.default_device());
-    Ok(Array::linspace(start, stop, num, endpoint, dt.unwrap_or(i.float_x()), dev)?.into())
+    let v: Value =
+        Array::linspace(start, stop, num, endpoint, dt.unwrap_or(i.float_x()), dev)?.into();
+    if !retstep {
+        return Ok(v);
+    }
+    // NumPy's step: over num - 1 gaps (num with endpoint=false); nan when there are none.
+    let gaps = if endpoint { num.saturating_sub(1) } else { num };
+    let step = if gaps == 0 {
+        f64::NAN
+    } else {
+        (stop - start) / gaps as f64
+    };
+    Ok(Value::tuple(vec![v, Value::Float(step)]))
+}
+
+/// A flag argument: `default` when absent, an error when not a bool.
+fn true_or_false(v: Option<Value>, name: &str, default: bool) -> Result<bool> {
+    match v {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(other) => Err(Error::type_(format!(
+            "{name} must be true or false, not {}",
+            other.a_type_name()
+        ))),
+    }
 }
 
 fn like(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {

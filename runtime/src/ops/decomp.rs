@@ -118,8 +118,9 @@ fn one(mut v: Vec<Array>) -> Result<Array> {
         .ok_or_else(|| Error::internal("decomposition gave no output"))
 }
 
-fn tuple(v: Vec<Array>) -> Value {
-    Value::tuple(v.into_iter().map(Value::Array).collect())
+/// NumPy 2's result tuple (`SVDResult(U, S, Vh)`): items that are also attributes.
+fn named(v: Vec<Array>, names: &'static [&'static str]) -> Value {
+    Value::named_tuple(v.into_iter().map(Value::Array).collect(), names)
 }
 
 fn solve(i: &mut Interp, mut args: Args) -> Result<Value> {
@@ -195,7 +196,7 @@ fn slogdet(i: &mut Interp, mut args: Args) -> Result<Value> {
     args.finish()?;
     square("slogdet", &a)?;
     let v = prepared("slogdet", &[&a], i.float_x())?;
-    Ok(tuple(run(DecompOp::Slogdet, &v)?))
+    Ok(named(run(DecompOp::Slogdet, &v)?, &["sign", "logabsdet"]))
 }
 
 /// `upper=` of cholesky (keyword only, as in NumPy).
@@ -254,7 +255,7 @@ fn qr(i: &mut Interp, mut args: Args) -> Result<Value> {
     let out = run(DecompOp::Qr { mode }, &v)?;
     Ok(match mode {
         QrMode::R => one(out)?.into(),
-        _ => tuple(out),
+        _ => named(out, &["Q", "R"]),
     })
 }
 
@@ -284,7 +285,7 @@ fn svd(i: &mut Interp, mut args: Args) -> Result<Value> {
     args.finish_with(&["full_matrices", "compute_uv", "hermitian"])?;
     let out = svd_arrays(&a, full, uv, i.float_x())?;
     Ok(match uv {
-        true => tuple(out),
+        true => named(out, &["U", "S", "Vh"]),
         false => one(out)?.into(),
     })
 }
@@ -316,7 +317,10 @@ fn eigh(i: &mut Interp, mut args: Args) -> Result<Value> {
     let a = arr(i, &args.req("a")?)?;
     let upper = uplo("eigh", &mut args)?;
     args.finish_with(&["UPLO"])?;
-    Ok(tuple(eigh_arrays(&a, upper, true, i.float_x())?))
+    Ok(named(
+        eigh_arrays(&a, upper, true, i.float_x())?,
+        &["eigenvalues", "eigenvectors"],
+    ))
 }
 
 fn eigvalsh(i: &mut Interp, mut args: Args) -> Result<Value> {

@@ -57,7 +57,10 @@ fn eig(i: &mut Interp, mut args: Args, vectors: bool) -> Result<Value> {
     };
     let mut out = crate::backend::eig::eig(&a, vectors, name)?;
     if vectors {
-        Ok(Value::tuple(out.into_iter().map(Value::Array).collect()))
+        Ok(Value::named_tuple(
+            out.into_iter().map(Value::Array).collect(),
+            &["eigenvalues", "eigenvectors"],
+        ))
     } else {
         out.pop()
             .map(Value::Array)

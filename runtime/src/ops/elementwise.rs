@@ -25,6 +25,12 @@ pub enum Rule {
     Float,
     /// Arithmetic: promoted; bool computes as int64.
     Arith,
+    /// Arithmetic where bool arrays stay bool, as NumPy's and PyTorch's:
+    /// `+` is or, `*` is and, `abs` and `square` keep them.
+    BoolKeeps,
+    /// Arithmetic NumPy and PyTorch refuse on bool arrays (`-`, unary `-`):
+    /// an error pointing at `^` / `~`.
+    NoBool,
     /// Promoted and kept, bool included (maximum, clip, floor, relu).
     Same,
     /// Comparisons: compute in the promoted type, give bool.
@@ -311,8 +317,8 @@ pub(crate) const MOD: OpDef = ew!("mod", "mod(x, y)", ["x", "y"], Arith, NonZero
 
 /// `abs`, also `absolute` (NumPy's name for it) in `npmath_alias.rs`.
 #[rustfmt::skip]
-pub(crate) const ABS: OpDef = ew!("abs", "abs(x)", ["x"], Arith, Any, |v| v[0].abs();
-        f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: none;
+pub(crate) const ABS: OpDef = ew!("abs", "abs(x)", ["x"], BoolKeeps, Any, |v| v[0].abs();
+        f: map1 |x| x.abs(); i: map1 |x| x.wrapping_abs(); b: map1 |x| x;
         "abs({0})"; "Absolute value.";
         grad: |x, _o, g, _i| (e(g) * call("sign", [e(&x[0])])).0; py: super::py_scalar::abs);
 
@@ -346,16 +352,16 @@ pub(crate) const RIGHT_SHIFT: OpDef = ew!("right_shift", "right_shift(x, y)", ["
 
 #[rustfmt::skip]
 pub static OPS: &[OpDef] = &[
-    ew!("add", "add(x, y)", ["x", "y"], Arith, Any, |v| v[0] + v[1];
-        f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: none;
+    ew!("add", "add(x, y)", ["x", "y"], BoolKeeps, Any, |v| v[0] + v[1];
+        f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: map2 |x, y| x | y;
         "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator).";
         grad: |_x, _o, g, _i| e(g).0; py: super::py_scalar::add),
-    ew!("subtract", "subtract(x, y)", ["x", "y"], Arith, Any, |v| v[0] - v[1];
+    ew!("subtract", "subtract(x, y)", ["x", "y"], NoBool, Any, |v| v[0] - v[1];
         f: map2 |x, y| x - y; i: map2 |x, y| x.wrapping_sub(y); b: none;
         "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator).";
         grad: |_x, _o, g, i| if i == 0 { e(g).0 } else { (-e(g)).0 }; py: super::py_scalar::subtract),
-    ew!("multiply", "multiply(x, y)", ["x", "y"], Arith, Any, |v| v[0] * v[1];
-        f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: none;
+    ew!("multiply", "multiply(x, y)", ["x", "y"], BoolKeeps, Any, |v| v[0] * v[1];
+        f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: map2 |x, y| x & y;
         "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
         grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply),
     DIVIDE,
@@ -369,7 +375,7 @@ pub static OPS: &[OpDef] = &[
         "pow({0}, {1})", "gc_ipow({0}, {1})";
         "x to the power y (the `**` operator); integers to negative integer powers are an error.";
         grad: |x, o, g, i| if i == 0 { (e(g) * e(&x[1]) * pow_minus_one(&x[0], &x[1])).0 } else { where_(eq(e(&x[0]), c(0.0)), c(0.0), e(g) * e(o) * call("log", [e(&x[0])])).0 }; py: super::py_scalar::power),
-    ew!("negative", "negative(x)", ["x"], Arith, Any, |v| -v[0];
+    ew!("negative", "negative(x)", ["x"], NoBool, Any, |v| -v[0];
         f: map1 |x| -x; i: map1 |x| x.wrapping_neg(); b: none;
         "(-{0})"; "-x (unary minus).";
         grad: |_x, _o, g, _i| (-e(g)).0; py: super::py_scalar::negative),
@@ -540,6 +546,23 @@ pub fn result_kinds(
             (c, c)
         }
         Rule::Arith => (bool_to_int(p), bool_to_int(p)),
+        Rule::BoolKeeps if p == Kind::Strong(DType::Bool) => (p, p),
+        Rule::BoolKeeps => (bool_to_int(p), bool_to_int(p)),
+        Rule::NoBool if p == Kind::Strong(DType::Bool) => {
+            let (what, fix) = if kinds.len() == 1 {
+                ("negative, the unary `-`", "`~x` or logical_not(x)")
+            } else {
+                ("subtract, the `-` operator", "`x ^ y` or logical_xor(x, y)")
+            };
+            return Err(Error::dtype(
+                name,
+                format!("{what}, is not defined on bool arrays (NumPy and PyTorch refuse it too)"),
+            )
+            .with_help(format!(
+                "use {fix} for bools, or convert first: x.astype(int64)"
+            )));
+        }
+        Rule::NoBool => (bool_to_int(p), bool_to_int(p)),
         Rule::Same => (p, p),
         Rule::Cmp | Rule::Pred => (p, to_bool(p)),
         Rule::Logical => (to_bool(p), to_bool(p)),

@@ -62,7 +62,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "concat",
         "concat(arrays, axis=0)",
-        "Join a list of arrays along an existing axis.",
+        "Join a list of arrays along an existing axis (axis=none: raveled first, as NumPy).",
         false,
         concat,
         grad: crate::autodiff::rules::concat
@@ -242,12 +242,17 @@ fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
 fn join(i: &mut Interp, mut a: Args, stack: bool) -> Result<Value> {
     let op = if stack { "stack" } else { "concat" };
     let arrays = array_list(i, &a.req("arrays")?, op)?;
-    let axis = a
-        .opt("axis")?
-        .map(|v| int_arg(&v, "axis"))
-        .transpose()?
-        .unwrap_or(0);
+    let axis = a.opt("axis")?;
     a.finish_with(&["axis"])?;
+    if let (Some(Value::None), false) = (&axis, stack) {
+        // NumPy's axis=None: the arrays raveled, then joined.
+        let flat = arrays
+            .iter()
+            .map(|x| x.reshape(&[-1]))
+            .collect::<Result<Vec<Array>>>()?;
+        return Ok(Array::concat(&flat, 0)?.into());
+    }
+    let axis = axis.map(|v| int_arg(&v, "axis")).transpose()?.unwrap_or(0);
     Ok(if stack {
         Array::stack(&arrays, axis)?
     } else {

@@ -414,7 +414,11 @@ fn topk_call(i: &mut Interp, mut args: Args) -> Result<Value> {
     let _sorted = flag(args.opt("sorted")?, "sorted", true)?;
     args.finish_with(&["axis", "largest", "sorted"])?;
     let (v, ix) = topk_along(&x, k, axis, largest)?;
-    Ok(Value::tuple(vec![Value::Array(v), Value::Array(ix)]))
+    // torch.topk's names.
+    Ok(Value::named_tuple(
+        vec![Value::Array(v), Value::Array(ix)],
+        &["values", "indices"],
+    ))
 }
 
 /// Zeros of `shape` in x's dtype on x's device.

@@ -53,28 +53,33 @@ pub static OPS: &[OpDef] = &[
         "unique_values(x)",
         "The sorted distinct elements of x (flattened); every nan counts as distinct (the array API's rule, equal_nan=false).",
         false,
-        |i, a| unique_parts(i, a, &[])
+        |i, a| unique_parts(i, a, &[], &[])
     ),
     op!(
         "unique_counts",
         "unique_counts(x)",
         "A tuple (values, counts): the sorted distinct elements of x and how often each occurs (nans distinct).",
         false,
-        |i, a| unique_parts(i, a, &["return_counts"])
+        |i, a| unique_parts(i, a, &["return_counts"], &["values", "counts"])
     ),
     op!(
         "unique_inverse",
         "unique_inverse(x)",
         "A tuple (values, inverse_indices): the sorted distinct elements of x and, in x's shape, each element's position among them (nans distinct).",
         false,
-        |i, a| unique_parts(i, a, &["return_inverse"])
+        |i, a| unique_parts(i, a, &["return_inverse"], &["values", "inverse_indices"])
     ),
     op!(
         "unique_all",
         "unique_all(x)",
         "A tuple (values, indices, inverse_indices, counts): the sorted distinct elements of x, the position of each one's first occurrence, each element's position among them (x's shape), each one's count (nans distinct).",
         false,
-        |i, a| unique_parts(i, a, &["return_index", "return_inverse", "return_counts"])
+        |i, a| unique_parts(
+            i,
+            a,
+            &["return_index", "return_inverse", "return_counts"],
+            &["values", "indices", "inverse_indices", "counts"]
+        )
     ),
     op!(
         "lexsort",
@@ -115,13 +120,26 @@ fn unique(i: &mut Interp, span: Span, x: &Array, kw: &[&str]) -> Result<Vec<Arra
         .collect()
 }
 
-fn unique_parts(i: &mut Interp, mut a: Args, kw: &[&str]) -> Result<Value> {
+/// `unique` with the flags `kw`; its tuple's items named `names` (NumPy 2's
+/// `UniqueAllResult` and kin) when there are several.
+fn unique_parts(
+    i: &mut Interp,
+    mut a: Args,
+    kw: &[&str],
+    names: &'static [&'static str],
+) -> Result<Value> {
     let span = a.span;
     let x = data(i, a.req("x")?, a.name, "x")?;
     a.finish()?;
     let mut kws: Vec<(&str, Value)> = kw.iter().map(|k| (*k, Value::Bool(true))).collect();
     kws.push(("equal_nan", Value::Bool(false)));
-    call(i, span, "unique", vec![x.into()], kws)
+    let v = call(i, span, "unique", vec![x.into()], kws)?;
+    match v {
+        Value::Tuple(t) if t.len() == names.len() => {
+            Ok(Value::named_tuple(t.iter().cloned().collect(), names))
+        }
+        v => Ok(v),
+    }
 }
 
 fn slice(
