@@ -117,10 +117,14 @@ fn close(got: f64, want: f64, tol: f64) -> bool {
 
 fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     let kinds: Vec<Kind> = args.iter().map(kind).collect();
-    // Bitwise ops and shifts refuse floats (NumPy too): a dtype error, on every path.
+    // Bitwise ops and shifts refuse floats, `-` refuses bool arrays (NumPy
+    // too): a dtype error, on every path.
     let Ok((_, ok)) = result_kinds(name, def, &kinds, FX) else {
+        let bools = kinds
+            .iter()
+            .all(|k| matches!(k, Kind::WeakBool | Kind::Strong(DType::Bool)));
         assert!(
-            matches!(def.rule, Rule::Bitwise | Rule::Shift),
+            matches!(def.rule, Rule::Bitwise | Rule::Shift) || (def.rule == Rule::NoBool && bools),
             "{name} {what}: dtype rule failed"
         );
         let e = fuse::apply(name, args, FX).expect_err(&format!("{name} {what}: floats accepted"));
@@ -157,8 +161,9 @@ fn check_ew(name: &str, def: &EwDef, args: Vec<Operand>, what: &str) {
     let all_bool = kinds
         .iter()
         .all(|k| matches!(k, Kind::WeakBool | Kind::Strong(DType::Bool)));
+    // (Only where the result is bool: Python's own `True + True` is 2.)
     let reference = match def.bool_reference {
-        Some(r) if all_bool => r,
+        Some(r) if all_bool && dt == DType::Bool => r,
         _ => def.reference,
     };
     for (i, &g) in got.iter().enumerate() {

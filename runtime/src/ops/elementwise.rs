@@ -26,7 +26,7 @@ pub enum Rule {
     /// Arithmetic: promoted; bool computes as int64.
     Arith,
     /// Arithmetic where bool arrays stay bool, as NumPy's and PyTorch's:
-    /// `+` is or, `*` is and, `abs` and `square` keep them.
+    /// `+` is or, `*` is and, `abs` keeps them (`square` gives ints: NumPy's int8).
     BoolKeeps,
     /// Arithmetic NumPy and PyTorch refuse on bool arrays (`-`, unary `-`):
     /// an error pointing at `^` / `~`.
@@ -355,7 +355,7 @@ pub static OPS: &[OpDef] = &[
     ew!("add", "add(x, y)", ["x", "y"], BoolKeeps, Any, |v| v[0] + v[1];
         f: map2 |x, y| x + y; i: map2 |x, y| x.wrapping_add(y); b: map2 |x, y| x | y;
         "({0} + {1})"; "x + y elementwise, broadcasting (the `+` operator).";
-        grad: |_x, _o, g, _i| e(g).0; py: super::py_scalar::add),
+        grad: |_x, _o, g, _i| e(g).0; py: super::py_scalar::add; bool_ref: |v| b(v[0] != 0.0 || v[1] != 0.0)),
     ew!("subtract", "subtract(x, y)", ["x", "y"], NoBool, Any, |v| v[0] - v[1];
         f: map2 |x, y| x - y; i: map2 |x, y| x.wrapping_sub(y); b: none;
         "({0} - {1})"; "x - y elementwise, broadcasting (the `-` operator).";
@@ -363,7 +363,7 @@ pub static OPS: &[OpDef] = &[
     ew!("multiply", "multiply(x, y)", ["x", "y"], BoolKeeps, Any, |v| v[0] * v[1];
         f: map2 |x, y| x * y; i: map2 |x, y| x.wrapping_mul(y); b: map2 |x, y| x & y;
         "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
-        grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply),
+        grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply; bool_ref: |v| b(v[0] != 0.0 && v[1] != 0.0)),
     DIVIDE,
     ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
         f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;

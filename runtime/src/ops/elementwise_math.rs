@@ -209,8 +209,8 @@ pub static OPS: &[OpDef] = &[
         f: map1 |x| x.cbrt(); i: none; b: none;
         "cbrt({0})"; "Cube root (negative for negative x).";
         grad: |_x, o, g, _i| (e(g) / (c(3.0) * e(o) * e(o))).0),
-    ew!("square", "square(x)", ["x"], BoolKeeps, Any, |v| v[0] * v[0];
-        f: map1 |x| x * x; i: map1 |x| x.wrapping_mul(x); b: map1 |x| x;
+    ew!("square", "square(x)", ["x"], Arith, Any, |v| v[0] * v[0];
+        f: map1 |x| x * x; i: map1 |x| x.wrapping_mul(x); b: none;
         "({0} * {0})"; "x * x; integers stay integers (wrapping on overflow, as NumPy).";
         grad: |x, _o, g, _i| (c(2.0) * e(g) * e(&x[0])).0),
     ew!("reciprocal", "reciprocal(x)", ["x"], Arith, NonZero, |v| 1.0 / v[0];

@@ -76,7 +76,7 @@ fn promotion_follows_nep50_with_weak_scalars() {
             "add",
             vec![arr(vec![true, false]), arr(vec![true, true])]
         )),
-        DType::Int64
+        DType::Bool
     );
     assert_eq!(
         dt(&ap("maximum", vec![arr(vec![true]), arr(vec![false])])),
