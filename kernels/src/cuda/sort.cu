@@ -199,64 +199,102 @@ __device__ __forceinline__ u32 digit(K key, u32 pos, int pass, int kpasses, u32 
 }
 
 template <typename T>
-__device__ void radix_keys_t(const T* x, u32 N, int desc, int canon, typename Key<T>::K* keys, u32* pos) {
+__device__ void radix_keys_t(const T* x, u32 N, int desc, int canon, typename Key<T>::K* keys, u32* pos, u64* diff) {
+  typedef typename Key<T>::K K;
   u64 i = gtid();
-  if (i >= N) return;
-  keys[i] = Key<T>::key(x[i], desc != 0, canon != 0);
-  if (pos) pos[i] = (u32)i;
+  K k = 0;
+  if (i < N) {
+    k = Key<T>::key(x[i], desc != 0, canon != 0);
+    keys[i] = k;
+    if (pos) pos[i] = (u32)i;
+  }
+  // diff (zeroed by the caller), when asked: the OR of every key XOR the
+  // first one, so its highest set bit is the highest bit any two keys differ
+  // in (the radix passes above it would move nothing).
+  if (diff) {
+    K k0 = Key<T>::key(x[0], desc != 0, canon != 0);
+    u64 d = i < N ? (u64)(k ^ k0) : 0ull;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) d |= __shfl_xor_sync(0xffffffffu, d, o);
+    if ((threadIdx.x & 31) == 0 && d) atomicOr(diff, d);
+  }
 }
 
 // counts[d * gridDim.x + block]: how many of the block's tile have digit d.
+// The tile's keys are loaded first (RI loads in flight per thread), then
+// counted in shared memory.
 template <typename K>
 __device__ void radix_hist_t(const K* keys, const u32* pos, u32 N, int pass, int kpasses, u32 n, u32* counts) {
   __shared__ u32 h[256];
   h[threadIdx.x] = 0;
-  __syncthreads();
   u64 base = (u64)blockIdx.x * TILE;
+  bool lanes = pos && pass >= kpasses;
+  K k[RI];
+  u32 q[RI];
 #pragma unroll
   for (int j = 0; j < RI; j++) {
     u64 i = base + (u64)j * RT + threadIdx.x;
-    if (i < N) atomicAdd(&h[digit(keys[i], pos ? pos[i] : 0u, pass, kpasses, n)], 1u);
+    k[j] = i < N ? keys[i] : (K)0;
+    q[j] = (lanes && i < N) ? pos[i] : 0u;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < RI; j++) {
+    u64 i = base + (u64)j * RT + threadIdx.x;
+    if (i < N) atomicAdd(&h[digit(k[j], q[j], pass, kpasses, n)], 1u);
   }
   __syncthreads();
   counts[(u64)threadIdx.x * gridDim.x + blockIdx.x] = h[threadIdx.x];
 }
 
 // One block per digit: its row of block counts made exclusive prefix sums,
-// the row's total in totals[d].
+// the row's total in totals[d]. Each thread sums a run of consecutive
+// counts, one block scan places the runs, and each thread rewrites its run.
 __device__ void radix_scan_t(u32* counts, u32 nb, u32* totals) {
   __shared__ u32 ws[8];
   u32* row = counts + (u64)blockIdx.x * nb;
-  u32 carry = 0;
-  for (u32 b0 = 0; b0 < nb; b0 += RT) {
-    u32 b = b0 + threadIdx.x;
-    u32 v = b < nb ? row[b] : 0u;
-    u32 tot;
-    u32 inc = block_scan256(v, ws, &tot);
-    if (b < nb) row[b] = carry + inc - v;
-    carry += tot;
+  u32 per = (nb + RT - 1) / RT;
+  u32 b0 = min(threadIdx.x * per, nb), b1 = min(b0 + per, nb);
+  u32 s = 0;
+  for (u32 b = b0; b < b1; b++) s += row[b];
+  u32 tot;
+  u32 run = block_scan256(s, ws, &tot) - s;
+  for (u32 b = b0; b < b1; b++) {
+    u32 v = row[b];
+    row[b] = run;
+    run += v;
   }
-  if (threadIdx.x == 0) totals[blockIdx.x] = carry;
+  if (threadIdx.x == 0) totals[blockIdx.x] = tot;
 }
 
 // Each warp takes 32 * RI consecutive elements, RI rounds of 32: an
 // element's rank among its warp's elements of the same digit is the count
 // so far plus its match-group peers on lower lanes, so the order is kept.
+// The tile is then laid out sorted by digit in shared memory (warps and
+// rounds in position order: stable) and written from there, consecutive
+// threads to consecutive places of a digit's run (coalesced, where writing
+// each element from its own thread scattered every warp's stores over up
+// to 32 runs).
 template <typename K>
 __device__ void radix_scatter_t(const K* kin, const u32* pin, K* kout, u32* pout, u32 N, int pass, int kpasses, u32 n,
                                 const u32* counts, const u32* totals) {
   __shared__ u32 base[256];
+  __shared__ u32 lstart[256];
   __shared__ u32 wc[RT / 32][256];
   __shared__ u32 ws[8];
+  __shared__ K sk[TILE];
+  __shared__ u32 sp[TILE];
   int t = threadIdx.x, lane = t & 31, w = t >> 5;
   u32 tot = totals[t];
   u32 all;
   u32 inc = block_scan256(tot, ws, &all);
-  base[t] = inc - tot + counts[(u64)t * gridDim.x + blockIdx.x];
+  u32 gbase = inc - tot + counts[(u64)t * gridDim.x + blockIdx.x];
 #pragma unroll
   for (int k = 0; k < RT / 32; k++) wc[k][t] = 0;
   __syncthreads();
-  u64 tile = (u64)blockIdx.x * TILE + (u64)w * (32 * RI);
+  u64 tile0 = (u64)blockIdx.x * TILE;
+  u64 tile = tile0 + (u64)w * (32 * RI);
+  bool lanes = pass >= kpasses;
   K key[RI];
   u32 p[RI], dg[RI], rank[RI];
 #pragma unroll
@@ -283,15 +321,31 @@ __device__ void radix_scatter_t(const K* kin, const u32* pin, K* kout, u32* pout
     wc[k][t] = run;
     run += c;
   }
+  // run: the tile's count of digit t; its run starts at ls in the tile.
+  u32 tile_n;
+  u32 ls = block_scan256(run, ws, &tile_n) - run;
+  lstart[t] = ls;
+  base[t] = gbase - ls;
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < RI; j++) {
-    u64 i = tile + (u64)j * 32 + lane;
-    if (i < N) {
-      u32 d = dg[j];
-      u32 dst = base[d] + wc[w][d] + rank[j];
-      kout[dst] = key[j];
-      if (pout) pout[dst] = p[j];
+    u32 d = dg[j];
+    if (d < 256u) {
+      u32 at = lstart[d] + wc[w][d] + rank[j];
+      sk[at] = key[j];
+      if (pin) sp[at] = p[j];
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < RI; j++) {
+    u32 at = (u32)j * RT + t;
+    if (at < tile_n) {
+      K k = sk[at];
+      u32 q = pin ? sp[at] : 0u;
+      u32 dst = base[digit(k, lanes ? q : 0u, pass, kpasses, n)] + at;
+      kout[dst] = k;
+      if (pout) pout[dst] = q;
     }
   }
 }

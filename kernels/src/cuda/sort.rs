@@ -65,7 +65,7 @@ pub fn sort_source(d: DType) -> String {
     format!(
         "{SORT}\n\
 extern \"C\" __global__ void sort_small(const {t}* x, u32 rows, u32 n, u32 P, int desc, int canon, {t}* vals, i64* idx, u32 keep) {{ sort_small_t<{t}>(x, rows, n, P, desc, canon, vals, idx, keep); }}\n\
-extern \"C\" __global__ void __launch_bounds__(256) radix_keys(const {t}* x, u32 N, int desc, int canon, {k}* keys, u32* pos) {{ radix_keys_t<{t}>(x, N, desc, canon, keys, pos); }}\n\
+extern \"C\" __global__ void __launch_bounds__(256) radix_keys(const {t}* x, u32 N, int desc, int canon, {k}* keys, u32* pos, u64* diff) {{ radix_keys_t<{t}>(x, N, desc, canon, keys, pos, diff); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_hist(const {k}* keys, const u32* pos, u32 N, int pass, int kpasses, u32 n, u32* counts) {{ radix_hist_t<{k}>(keys, pos, N, pass, kpasses, n, counts); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_scan(u32* counts, u32 nb, u32* totals) {{ radix_scan_t(counts, nb, totals); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_scatter(const {k}* kin, const u32* pin, {k}* kout, u32* pout, u32 N, int pass, int kpasses, u32 n, const u32* counts, const u32* totals) {{ radix_scatter_t<{k}>(kin, pin, kout, pout, N, pass, kpasses, n, counts, totals); }}\n\

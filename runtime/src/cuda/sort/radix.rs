@@ -14,6 +14,11 @@ use crate::dtype::DType;
 use crate::error::Result;
 use gcalc_kernels::cuda::sort::{RADIX_THREADS, TILE, key_bytes, key_passes};
 
+/// Elements from which an integer sort reads back which key bytes differ
+/// (one sync, about 10 us) to skip the radix passes over the bytes all keys
+/// share (about 30 us each at 2^20 elements on an H100).
+pub(super) const TRIM_MIN: usize = 1 << 20;
+
 /// Sort every lane of contiguous GPU `x` (descending when `desc`) and keep
 /// the first `keep` of each: values and/or positions (int64), shape (rows..., keep).
 pub fn sort_lanes(
@@ -76,7 +81,11 @@ pub fn sort_lanes(
         } else {
             0
         };
-        let (keys, pos) = radix_sort(x, desc, canon, indices || rows > 1, n, lane_passes)?;
+        // Integer keys often share their high bytes (small ranges): learn
+        // which with one sync when the passes saved outweigh it.
+        let trim = matches!(d, DType::Int32 | DType::Int64) && x.size() >= TRIM_MIN;
+        let with_pos = indices || rows > 1;
+        let (keys, pos) = radix_sort(x, desc, canon, with_pos, n, lane_passes, trim)?;
         go(
             &g,
             &m,
@@ -186,7 +195,10 @@ fn passes(
 /// The keys of all of contiguous GPU `x` (`desc`, `canon` as the kernels
 /// take them) and, when `with_pos`, their flat positions (u32), sorted by
 /// the radix passes: the key's bytes, then `lane_passes` bytes of the lane
-/// number (position / `n`) so that lanes of `n` stay in place.
+/// number (position / `n`) so that lanes of `n` stay in place. With `trim`
+/// the keys kernel also ORs every key's difference from the first one,
+/// read back (a sync) to skip the passes over the high bytes every key
+/// shares: a stable pass over one digit value moves nothing.
 pub(super) fn radix_sort(
     x: &Array,
     desc: bool,
@@ -194,6 +206,7 @@ pub(super) fn radix_sort(
     with_pos: bool,
     n: usize,
     lane_passes: u32,
+    trim: bool,
 ) -> Result<(Array, Option<Array>)> {
     let g = gpu_of(x)?;
     let d = x.dtype();
@@ -209,6 +222,12 @@ pub(super) fn radix_sort(
     } else {
         None
     };
+    let diff = match (trim && x.size() > 0, x.device()) {
+        (true, crate::device::Device::Gpu(dev)) => {
+            Some(crate::cuda::ew::zeros(&[1], DType::Int64, dev)?)
+        }
+        _ => None,
+    };
     go(
         &g,
         &m,
@@ -223,8 +242,18 @@ pub(super) fn radix_sort(
             P::I32(canon as i32),
             P::Ptr(ptr(&keys[0])?),
             P::Ptr(ptr_or_null(pos.as_ref().map(|p| &p[0]))?),
+            P::Ptr(ptr_or_null(diff.as_ref())?),
         ],
     )?;
+    let kpasses = match diff {
+        Some(diff) => {
+            let bits = diff.to_vec::<i64>()?.first().copied().unwrap_or(-1) as u64;
+            (u64::BITS - bits.leading_zeros())
+                .div_ceil(8)
+                .min(key_passes(d))
+        }
+        None => key_passes(d),
+    };
     let at = passes(
         &g,
         &m,
@@ -232,7 +261,7 @@ pub(super) fn radix_sort(
         pos.as_ref(),
         total,
         n.max(1) as u32,
-        key_passes(d),
+        kpasses,
         lane_passes,
     )?;
     let [k0, k1] = keys;
@@ -243,5 +272,5 @@ pub(super) fn radix_sort(
 /// The sorted keys (canonical: -0.0 = 0.0, one nan key) of all of `x`'s
 /// elements, as a 1-d GPU array of the key container dtype.
 pub(super) fn sorted_keys(x: &Array) -> Result<Array> {
-    Ok(radix_sort(x, false, true, false, x.size(), 0)?.0)
+    Ok(radix_sort(x, false, true, false, x.size(), 0, false)?.0)
 }

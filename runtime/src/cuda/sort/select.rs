@@ -79,7 +79,9 @@ pub fn unique(
     // Float values are read from x at each group's first position (a stable
     // sort), so -0.0 and 0.0 keep the first one's sign, as NumPy's unique.
     let want_pos = index || inverse || d.is_float();
-    let (keys, pos) = radix_sort(x, false, true, want_pos, size, 0)?;
+    // unique syncs for its size anyway: one more to skip the shared bytes.
+    let trim = size >= 1 << 16;
+    let (keys, pos) = radix_sort(x, false, true, want_pos, size, 0, trim)?;
     let (keys, pos) = (&keys, pos.as_ref());
     let flags = buf(&g, DType::Int32, size)?;
     go(
