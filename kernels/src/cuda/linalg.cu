@@ -11,6 +11,9 @@
 //     double as the CPU does; an exact zero gives sign 0 and -inf, NaN
 //     propagates. With `det` set, sign * exp(log|det|) goes to `sign` (NumPy's det).
 //   eye_fill: a stack of identity matrices (the right-hand side of inv).
+//   tile_t: tri_copy of a transposed stack through 32x32 shared-memory
+//     tiles, reads and writes both coalesced (tri_copy's transposed reads
+//     and per-element divisions made a 4096x4096 copy cost ~100s of us).
 typedef long long i64;
 
 template <typename T>
@@ -24,6 +27,31 @@ __device__ __forceinline__ void tri_copy(const T* __restrict__ src, T* __restric
     i64 b = t / per, r = (t % per) / cols, c = t % cols;
     bool keep = mode == 0 || (mode == 1 && c >= r) || (mode == 2 && c <= r);
     dst[b * ds + r * cols + c] = keep ? src[b * bs + r * rs + c * cs] : (T)0;
+  }
+}
+
+// dst[b][r][c] (rows x cols row-major, ds apart) = src[b][c][r] (src: cols x
+// rows row-major, ss apart), keeping all (mode 0), the upper (1) or the lower
+// (2) triangle of dst, zeros elsewhere. Grid (cols/32, rows/32, batch) of
+// 32x8 threads.
+template <typename T>
+__device__ __forceinline__ void tile_t(const T* __restrict__ src, T* __restrict__ dst, i64 rows, i64 cols,
+                                       i64 ss, i64 ds, int mode) {
+  __shared__ T t[32][33];
+  const T* s = src + (i64)blockIdx.z * ss;
+  T* d = dst + (i64)blockIdx.z * ds;
+  i64 r0 = (i64)blockIdx.y * 32, c0 = (i64)blockIdx.x * 32;
+  for (int k = threadIdx.y; k < 32; k += 8) {
+    i64 c = c0 + k, r = r0 + threadIdx.x;
+    if (c < cols && r < rows) t[k][threadIdx.x] = s[c * rows + r];
+  }
+  __syncthreads();
+  for (int k = threadIdx.y; k < 32; k += 8) {
+    i64 r = r0 + k, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) {
+      bool keep = mode == 0 || (mode == 1 && c >= r) || (mode == 2 && c <= r);
+      d[r * cols + c] = keep ? t[threadIdx.x][k] : (T)0;
+    }
   }
 }
 
@@ -80,6 +108,10 @@ __device__ __forceinline__ void lu_slogdet(const T* __restrict__ lu, const void*
     tri_copy<T>(src, dst, batch, rows, cols, rs, cs, bs, ds, mode);                            \
   }                                                                                            \
   extern "C" __global__ void eye_fill_##S(T* dst, i64 batch, i64 n) { eye_fill<T>(dst, batch, n); } \
+  extern "C" __global__ void tile_t_##S(const T* src, T* dst, i64 rows, i64 cols, i64 ss, i64 ds,  \
+                                        int mode) {                                              \
+    tile_t<T>(src, dst, rows, cols, ss, ds, mode);                                               \
+  }                                                                                              \
   extern "C" __global__ void lu_slogdet_##S(const T* lu, const void* piv, i64 batch, i64 n,    \
                                             T* sign, T* logabs, int det, int piv32) {          \
     lu_slogdet<T>(lu, piv, batch, n, sign, logabs, det, piv32);                                \

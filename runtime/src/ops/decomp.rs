@@ -6,8 +6,8 @@
 
 use super::creation::op;
 use super::linalg_args::{
-    arr, as_dtype, at_least_2d, bool_arg, check_finite, choice_arg, lapack_dtype, same_device,
-    square,
+    any_nan, arr, as_dtype, at_least_2d, bool_arg, check_finite, choice_arg, lapack_dtype,
+    same_device, square,
 };
 use super::{OpDef, OpKind};
 use crate::array::Array;
@@ -211,23 +211,52 @@ fn cholesky(i: &mut Interp, mut args: Args) -> Result<Value> {
     Ok(cholesky_array(&a, upper, i.float_x())?.into())
 }
 
+/// NaN in the triangle read makes the matrix not positive definite (NumPy's
+/// LinAlgError; NumPy, reading one triangle, ignores the other, and so does
+/// gcalc). It shows on the factor's diagonal (a NaN reaches every later
+/// diagonal element of its row), so the check reads n elements after the
+/// factorization rather than all of a before it (on a GPU: a pass over a
+/// and a sync of its own). A failed factorization says NaN or inf when a
+/// holds one.
 pub fn cholesky_array(a: &Array, upper: bool, float_x: DType) -> Result<Array> {
     square("cholesky", a)?;
     let v = prepared("cholesky", &[a], float_x)?;
-    check_finite_pd(&v[0], float_x)?;
-    one(run(DecompOp::Cholesky { upper }, &v)?)
+    let out = match run(DecompOp::Cholesky { upper }, &v) {
+        Ok(r) => one(r)?,
+        Err(e) => {
+            check_finite_pd(&v[0], float_x)?;
+            return Err(e);
+        }
+    };
+    let nd = out.ndim();
+    let (sh, st) = (out.shape(), out.strides());
+    let mut dshape = sh[..nd - 2].to_vec();
+    dshape.push(sh[nd - 1]);
+    let mut dstrides = st[..nd - 2].to_vec();
+    dstrides.push(st[nd - 2] + st[nd - 1]);
+    let diag = out.view(dshape, dstrides, out.offset());
+    if any_nan(&diag, float_x)? {
+        return Err(check_finite_pd(&v[0], float_x)
+            .err()
+            .unwrap_or_else(|| pd_nan_error(v[0].shape(), None)));
+    }
+    Ok(out)
 }
 
 /// NaN makes a matrix not positive definite (NumPy's answer), said clearly.
 fn check_finite_pd(a: &Array, float_x: DType) -> Result<()> {
-    check_finite("cholesky", a, float_x).map_err(|e| {
-        Error::value(format!(
-            "cholesky: the matrix (shape {}) holds NaN or infinity, so it is not positive definite",
-            fmt_shape(a.shape())
-        ))
-        .with_op("cholesky")
-        .with_help(e.help.unwrap_or_default())
-    })
+    check_finite("cholesky", a, float_x).map_err(|e| pd_nan_error(a.shape(), e.help))
+}
+
+fn pd_nan_error(shape: &[usize], help: Option<String>) -> Error {
+    Error::value(format!(
+        "cholesky: the matrix (shape {}) holds NaN or infinity, so it is not positive definite",
+        fmt_shape(shape)
+    ))
+    .with_op("cholesky")
+    .with_help(help.unwrap_or_else(|| {
+        "find them with isnan(x) / isfinite(x) and replace or drop them".to_string()
+    }))
 }
 
 /// `mode=` of qr.

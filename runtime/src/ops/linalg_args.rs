@@ -110,6 +110,19 @@ pub fn check_finite(op: &str, a: &Array, float_x: DType) -> Result<()> {
     .with_help("find them with isnan(x) / isfinite(x) and replace or drop them"))
 }
 
+/// Whether any element of `a` is NaN (one reduction; on a GPU one sync).
+pub fn any_nan(a: &Array, float_x: DType) -> Result<bool> {
+    if a.size() == 0 {
+        return Ok(false);
+    }
+    let nan = match fuse::apply("isnan", vec![Operand::Array(a.clone())], float_x)? {
+        Operand::Array(f) => f,
+        _ => return Ok(false),
+    };
+    let any = super::reduce::reduce(ReduceOp::Any, &nan, None, false, float_x)?;
+    Ok(matches!(any.item()?, Value::Bool(true)))
+}
+
 /// A `true`/`false` argument.
 pub fn bool_arg(op: &str, name: &str, v: Option<Value>, default: bool) -> Result<bool> {
     match v {

@@ -49,8 +49,16 @@ fn linalg_errors_name_the_function_the_shapes_and_the_problem() {
             &["cholesky", "not positive definite", "order 2"],
         ),
         (
-            "cholesky(array([[1.0, nan_], [0, 1]]))",
-            &["cholesky", "NaN"],
+            "cholesky(array([[1.0, 0], [nan_, 1]]))",
+            &["cholesky", "NaN", "not positive definite"],
+        ),
+        (
+            "cholesky(array([[4.0, 0], [inf_, 1]]))",
+            &["cholesky", "infinity", "not positive definite"],
+        ),
+        (
+            "cholesky(array([[1.0, 0], [0, nan_]]), upper=true)",
+            &["cholesky", "NaN", "not positive definite"],
         ),
         ("inv(ones((2, 3)))", &["inv", "square", "(2, 3)"]),
         (
@@ -192,6 +200,22 @@ fn empty_and_one_by_one_matrices() {
             "eigh(e)[0].shape == (0,) and cholesky(e).shape == (0, 0) and qr(zeros((3, 0)))[0].shape == (3, 0)",
             "inv(o)[0, 0] == 0.25 and det(o) == 4.0 and cholesky(o)[0, 0] == 2.0 and svd(o)[1][0] == 4.0",
             "inv(zeros((0, 2, 2))).shape == (0, 2, 2) and det(zeros((2, 0, 0))).shape == (2,)",
+        ],
+    );
+}
+
+#[test]
+fn cholesky_reads_one_triangle_as_numpy() {
+    // NumPy's cholesky reads the lower (upper=True: the upper) triangle only:
+    // NaN or inf in the other one changes nothing.
+    let (mut s, _) = session("float64");
+    holds(
+        &mut s,
+        "a = array([[4.0, nan], [2, 5]]); b = array([[4.0, 2], [inf, 5]])",
+        &[
+            "all(cholesky(a) == array([[2.0, 0], [1, 2]]))",
+            "all(cholesky(b, upper=true) == array([[2.0, 1], [0, 2]]))",
+            "all(cholesky(stack([a, a])) == array([[2.0, 0], [1, 2]]))",
         ],
     );
 }

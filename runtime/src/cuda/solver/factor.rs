@@ -1,7 +1,8 @@
 //! Cholesky (Xpotrf) and QR (Xgeqrf, then orgqr for Q) on a GPU.
-//! Cholesky needs no transpose: for the lower factor of a (read from its
+//! Cholesky of stacks needs no transpose: for the lower factor of a (read from its
 //! lower triangle), potrf factors the column-major m = a^T from m's upper
-//! triangle into U with m = U^T U, and U read row-major is L. QR factors a
+//! triangle into U with m = U^T U, and U read row-major is L; one large
+//! matrix is copied column-major instead, for potrf's faster lower path. QR factors a
 //! column-major copy of a; R and Q are read back row-major by `tri_copy`.
 
 use super::{Ctx, Solver, col_major, copy, mat_ptr, with_tail};
@@ -17,9 +18,21 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
     let nd = a.ndim();
     let n = a.shape()[nd - 1];
     let batch: usize = a.shape()[..nd - 2].iter().product();
-    let buf = copy(a, cx.dt)?;
+    // potrf's lower-triangle path is the fast one (an H100, 4096 float32:
+    // see docs/GPU.md): the lower factor of a single large matrix is taken
+    // from a column-major copy of a, whose lower triangle is a's, and read
+    // back transposed; else a is copied as it is.
+    let cm = !upper && !super::batched::small_stack(n, batch);
+    let buf = match cm && a.dtype() == cx.dt && a.is_contiguous() {
+        true => match cx.transposed(mat_ptr(a, 0, 0)?, (batch, n, n), n * n, 0)? {
+            Some(t) => array_of(t, a.shape().to_vec()),
+            None => col_major(a, cx.dt)?,
+        },
+        false if cm => col_major(a, cx.dt)?,
+        false => copy(a, cx.dt)?,
+    };
     // a's lower triangle is m's upper one (and the other way round).
-    let uplo = match upper {
+    let uplo = match upper || cm {
         true => cs::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER,
         false => cs::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER,
     };
@@ -82,9 +95,19 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
     // Keep the factor's triangle (row-major), zero potrf's untouched one.
     let mode = if upper { 1 } else { 2 };
     let src = mat_ptr(&buf, 0, 0)?;
-    let out = cx
-        .tri_copy(src, (batch, n, n), (n, 1, n * n), mode, None)?
-        .ok_or_else(|| Error::internal("cholesky: no output"))?;
+    let out = match cm {
+        // The column-major factor read back transposed, through tiles.
+        true => cx.transposed(src, (batch, n, n), n * n, mode)?,
+        false => None,
+    };
+    let out = match out {
+        Some(o) => Some(o),
+        None => {
+            let strides = if cm { (1, n, n * n) } else { (n, 1, n * n) };
+            cx.tri_copy(src, (batch, n, n), strides, mode, None)?
+        }
+    }
+    .ok_or_else(|| Error::internal("cholesky: no output"))?;
     Ok(vec![array_of(out, a.shape().to_vec())])
 }
 

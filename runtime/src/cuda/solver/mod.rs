@@ -152,9 +152,9 @@ impl Ctx {
         Ok(a.to_vec::<i32>()?.into_iter().take(n).collect())
     }
 
-    /// gcalc's helper kernels of this dtype: tri_copy, lu_slogdet, eye_fill.
-    fn kernels(&self) -> Result<[compile::Func; 3]> {
-        static LOADED: compile::Loaded<DType, 3> = compile::Loaded::new();
+    /// gcalc's helper kernels of this dtype: tri_copy, lu_slogdet, eye_fill, tile_t.
+    fn kernels(&self) -> Result<[compile::Func; 4]> {
+        static LOADED: compile::Loaded<DType, 4> = compile::Loaded::new();
         let dt = self.dt;
         LOADED.get_or_load(&self.g, dt, || {
             let s = if dt == DType::Float32 { "f32" } else { "f64" };
@@ -162,14 +162,50 @@ impl Ctx {
                 format!("tri_copy_{s}"),
                 format!("lu_slogdet_{s}"),
                 format!("eye_fill_{s}"),
+                format!("tile_t_{s}"),
             ];
             compile::functions(
                 &self.g,
                 "linalg",
-                &[&names[0], &names[1], &names[2]],
+                &[&names[0], &names[1], &names[2], &names[3]],
                 || gcalc_kernels::cuda::LINALG.to_string(),
             )
         })
+    }
+
+    /// The transposes of a stack of `batch` row-major (cols x rows) matrices
+    /// at `src` (`ss` elements apart) as a new contiguous stack of (rows x
+    /// cols), keeping all (`mode` 0), the upper (1) or the lower (2)
+    /// triangle: `tile_t`, coalesced on both sides. `None` when the grid
+    /// would not fit a launch (the caller uses `tri_copy`).
+    fn transposed(
+        &self,
+        src: u64,
+        (batch, rows, cols): (usize, usize, usize),
+        ss: usize,
+        mode: i32,
+    ) -> Result<Option<DeviceBuffer>> {
+        let (gx, gy) = (cols.div_ceil(32), rows.div_ceil(32));
+        if batch > 65_535 || gy > 65_535 || gx > u32::MAX as usize {
+            return Ok(None);
+        }
+        let out = self.alloc(self.dt, batch * rows * cols)?;
+        if batch * rows * cols > 0 {
+            let f = self.kernels()?[3];
+            let (mut s, mut d, mut mode) = (src, out.ptr_at(0), mode);
+            let mut v: [i64; 4] = [rows, cols, ss, rows * cols].map(|x| x as i64);
+            let mut params = copy_params(&mut s, &mut d, &mut v, &mut mode);
+            launch(
+                &self.g,
+                f,
+                (gx as u32, gy as u32, batch as u32),
+                (32, 8, 1),
+                0,
+                &mut params,
+                "a matrix transpose",
+            )?;
+        }
+        Ok(Some(out))
     }
 
     /// A stack of `batch` row-major `rows x cols` matrices read from `src`
@@ -195,15 +231,9 @@ impl Ctx {
         let total = batch * rows * cols;
         if total > 0 {
             let f = self.kernels()?[0];
-            let (mut s, mut d) = (src, dp);
+            let (mut s, mut d, mut mode) = (src, dp, mode);
             let mut v: [i64; 7] = [batch, rows, cols, rs, cs, bs, ds].map(|x| x as i64);
-            let mut mode = mode;
-            let mut params: Vec<*mut c_void> = vec![
-                &mut s as *mut u64 as *mut c_void,
-                &mut d as *mut u64 as *mut c_void,
-            ];
-            params.extend(v.iter_mut().map(|x| x as *mut i64 as *mut c_void));
-            params.push(&mut mode as *mut i32 as *mut c_void);
+            let mut params = copy_params(&mut s, &mut d, &mut v, &mut mode);
             let grid = total.div_ceil(256).min(65_535) as u32;
             launch(
                 &self.g,
@@ -244,6 +274,15 @@ impl Ctx {
         }
         Ok(b)
     }
+}
+
+/// The launch parameters of tri_copy and tile_t: source and destination
+/// addresses, the sizes, the triangle mode.
+fn copy_params(s: &mut u64, d: &mut u64, v: &mut [i64], mode: &mut i32) -> Vec<*mut c_void> {
+    let mut p: Vec<*mut c_void> = vec![s as *mut u64 as *mut c_void, d as *mut u64 as *mut c_void];
+    p.extend(v.iter_mut().map(|x| x as *mut i64 as *mut c_void));
+    p.push(mode as *mut i32 as *mut c_void);
+    p
 }
 
 /// `a`'s last two axes swapped (a view).
