@@ -141,6 +141,24 @@ unsafe fn scatter_chunk<K: Radix, P: Copy>(
             *dk.add(at) = x;
             *dp.add(at) = v;
         }
+        // A bucket's next cache lines, fetched ahead: with 256 buckets
+        // written at once the hardware prefetchers don't follow them, and
+        // every store to a new line waited for the line (2 to 3 times
+        // slower on 10M keys).
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // SAFETY: a prefetch never faults; `wrapping_add` makes no
+            // claim about the address.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(dk.wrapping_add(at + 64 / size_of::<K>()) as *const i8);
+                if size_of::<P>() > 0 {
+                    _mm_prefetch::<_MM_HINT_T0>(
+                        dp.wrapping_add(at + 64 / size_of::<P>().max(1)) as *const i8
+                    );
+                }
+            }
+        }
         o[b] = at + 1;
     }
 }
