@@ -4,10 +4,11 @@
 //! argument and shape checks and dtype rules are here; the factorizations
 //! are the backends' (`backend::decomp`: faer, cuSOLVER).
 
+use super::assemble::diagonal_view;
 use super::creation::op;
 use super::linalg_args::{
-    any_nan, arr, as_dtype, at_least_2d, bool_arg, check_finite, choice_arg, lapack_dtype,
-    same_device, square,
+    NAN_HELP, any_nan, arr, as_dtype, at_least_2d, bool_arg, check_finite, choice_arg,
+    lapack_dtype, same_device, square,
 };
 use super::{OpDef, OpKind};
 use crate::array::Array;
@@ -229,13 +230,7 @@ pub fn cholesky_array(a: &Array, upper: bool, float_x: DType) -> Result<Array> {
         }
     };
     let nd = out.ndim();
-    let (sh, st) = (out.shape(), out.strides());
-    let mut dshape = sh[..nd - 2].to_vec();
-    dshape.push(sh[nd - 1]);
-    let mut dstrides = st[..nd - 2].to_vec();
-    dstrides.push(st[nd - 2] + st[nd - 1]);
-    let diag = out.view(dshape, dstrides, out.offset());
-    if any_nan(&diag, float_x)? {
+    if any_nan(&diagonal_view(&out, 0, nd - 2, nd - 1), float_x)? {
         return Err(check_finite_pd(&v[0], float_x)
             .err()
             .unwrap_or_else(|| pd_nan_error(v[0].shape(), None)));
@@ -254,9 +249,7 @@ fn pd_nan_error(shape: &[usize], help: Option<String>) -> Error {
         fmt_shape(shape)
     ))
     .with_op("cholesky")
-    .with_help(help.unwrap_or_else(|| {
-        "find them with isnan(x) / isfinite(x) and replace or drop them".to_string()
-    }))
+    .with_help(help.unwrap_or_else(|| NAN_HELP.to_string()))
 }
 
 /// `mode=` of qr.

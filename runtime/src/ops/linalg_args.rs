@@ -91,15 +91,7 @@ pub fn square(op: &str, a: &Array) -> Result<usize> {
 /// NumPy raises LinAlgError for them: a clear error first (one reduction;
 /// on a GPU one sync to read it).
 pub fn check_finite(op: &str, a: &Array, float_x: DType) -> Result<()> {
-    if a.size() == 0 {
-        return Ok(());
-    }
-    let fin = match fuse::apply("isfinite", vec![Operand::Array(a.clone())], float_x)? {
-        Operand::Array(f) => f,
-        _ => return Ok(()),
-    };
-    let all = super::reduce::reduce(ReduceOp::All, &fin, None, false, float_x)?;
-    if matches!(all.item()?, Value::Bool(true)) {
+    if reduce_test(a, "isfinite", ReduceOp::All, float_x)? {
         return Ok(());
     }
     Err(Error::value(format!(
@@ -107,20 +99,30 @@ pub fn check_finite(op: &str, a: &Array, float_x: DType) -> Result<()> {
         fmt_shape(a.shape())
     ))
     .with_op(op)
-    .with_help("find them with isnan(x) / isfinite(x) and replace or drop them"))
+    .with_help(NAN_HELP))
 }
+
+/// How to go on from NaN or inf in a decomposition's input.
+pub const NAN_HELP: &str = "find them with isnan(x) / isfinite(x) and replace or drop them";
 
 /// Whether any element of `a` is NaN (one reduction; on a GPU one sync).
 pub fn any_nan(a: &Array, float_x: DType) -> Result<bool> {
+    reduce_test(a, "isnan", ReduceOp::Any, float_x)
+}
+
+/// `op` (All or Any) of the elementwise `test` of `a`, read back as a bool
+/// (one reduction; on a GPU one sync); an empty `a` gives `op`'s identity.
+fn reduce_test(a: &Array, test: &str, op: ReduceOp, float_x: DType) -> Result<bool> {
+    let empty = matches!(op, ReduceOp::All);
     if a.size() == 0 {
-        return Ok(false);
+        return Ok(empty);
     }
-    let nan = match fuse::apply("isnan", vec![Operand::Array(a.clone())], float_x)? {
+    let t = match fuse::apply(test, vec![Operand::Array(a.clone())], float_x)? {
         Operand::Array(f) => f,
-        _ => return Ok(false),
+        _ => return Ok(empty),
     };
-    let any = super::reduce::reduce(ReduceOp::Any, &nan, None, false, float_x)?;
-    Ok(matches!(any.item()?, Value::Bool(true)))
+    let r = super::reduce::reduce(op, &t, None, false, float_x)?;
+    Ok(matches!(r.item()?, Value::Bool(true)))
 }
 
 /// A `true`/`false` argument.

@@ -23,13 +23,14 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
     // from a column-major copy of a, whose lower triangle is a's, and read
     // back transposed; else a is copied as it is.
     let cm = !upper && !super::batched::small_stack(n, batch);
-    let buf = match cm && a.dtype() == cx.dt && a.is_contiguous() {
-        true => match cx.transposed(mat_ptr(a, 0, 0)?, (batch, n, n), n * n, 0)? {
-            Some(t) => array_of(t, a.shape().to_vec()),
-            None => col_major(a, cx.dt)?,
-        },
-        false if cm => col_major(a, cx.dt)?,
-        false => copy(a, cx.dt)?,
+    let tiled = match cm && a.dtype() == cx.dt && a.is_contiguous() {
+        true => cx.transposed(mat_ptr(a, 0, 0)?, (batch, n, n), n * n, 0)?,
+        false => None,
+    };
+    let buf = match tiled {
+        Some(t) => array_of(t, a.shape().to_vec()),
+        None if cm => col_major(a, cx.dt)?,
+        None => copy(a, cx.dt)?,
     };
     // a's lower triangle is m's upper one (and the other way round).
     let uplo = match upper || cm {
@@ -95,19 +96,19 @@ pub(super) fn cholesky(cx: &Ctx, s: &Solver, a: &Array, upper: bool) -> Result<V
     // Keep the factor's triangle (row-major), zero potrf's untouched one.
     let mode = if upper { 1 } else { 2 };
     let src = mat_ptr(&buf, 0, 0)?;
-    let out = match cm {
-        // The column-major factor read back transposed, through tiles.
+    // The column-major factor read back transposed, through tiles.
+    let tiled = match cm {
         true => cx.transposed(src, (batch, n, n), n * n, mode)?,
         false => None,
     };
-    let out = match out {
-        Some(o) => Some(o),
+    let out = match tiled {
+        Some(o) => o,
         None => {
             let strides = if cm { (1, n, n * n) } else { (n, 1, n * n) };
             cx.tri_copy(src, (batch, n, n), strides, mode, None)?
+                .ok_or_else(|| Error::internal("cholesky: no output"))?
         }
-    }
-    .ok_or_else(|| Error::internal("cholesky: no output"))?;
+    };
     Ok(vec![array_of(out, a.shape().to_vec())])
 }
 

@@ -17,7 +17,7 @@ use gcalc_kernels::cuda::sort::{RADIX_THREADS, TILE, key_bytes, key_passes};
 /// Elements from which an integer sort reads back which key bytes differ
 /// (one sync, about 10 us) to skip the radix passes over the bytes all keys
 /// share (about 30 us each at 2^20 elements on an H100).
-pub(super) const TRIM_MIN: usize = 1 << 20;
+const TRIM_MIN: usize = 1 << 20;
 
 /// Sort every lane of contiguous GPU `x` (descending when `desc`) and keep
 /// the first `keep` of each: values and/or positions (int64), shape (rows..., keep).
