@@ -1,9 +1,9 @@
-//! Reduction kernels over contiguous slices: sums with 16 independent f64
-//! accumulators (accurate, vectorisable, and with a fixed order so results do
-//! not depend on threads), NaN-propagating max/min, and row folds that
-//! accumulate whole rows into a vector of outputs (reductions over an outer
-//! axis, as NumPy's strided loops do), and any/all tests that stop at the
-//! first deciding element.
+//! Reduction kernels over contiguous slices: sums and products with 16
+//! independent f64 accumulators (accurate, vectorisable, and with a fixed
+//! order so results do not depend on threads), NaN-propagating max/min,
+//! row folds that accumulate whole rows into a vector of outputs
+//! (reductions over an outer axis, as NumPy's strided loops do), and
+//! any/all tests that stop at the first deciding element.
 
 use super::simd::{Level, level};
 
@@ -11,22 +11,26 @@ const LANES: usize = 16;
 /// Accumulators of max/min: 64 f32 (four AVX-512 vectors), 64 f64 (eight).
 const EXT_LANES: usize = 64;
 
+/// Sum (`MUL` false) or product of `f(x[i])` in f64: `LANES` independent
+/// accumulators, then the remainder, in an order fixed by the length.
 #[inline(always)]
-fn fold_body<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
-    let mut acc = [0f64; LANES];
+fn fold_body<T: Copy, F: Fn(T) -> f64, const MUL: bool>(x: &[T], f: F) -> f64 {
+    let op = |a: f64, b: f64| if MUL { a * b } else { a + b };
+    let id = if MUL { 1.0 } else { 0.0 };
+    let mut acc = [id; LANES];
     let chunks = x.chunks_exact(LANES);
     let rem = chunks.remainder();
     for c in chunks {
         for j in 0..LANES {
-            acc[j] += f(c[j]);
+            acc[j] = op(acc[j], f(c[j]));
         }
     }
-    let mut s = 0.0;
+    let mut s = id;
     for a in acc {
-        s += a;
+        s = op(s, a);
     }
     for &v in rem {
-        s += f(v);
+        s = op(s, f(v));
     }
     s
 }
@@ -178,12 +182,12 @@ mod v {
         super::rows_body(acc, aux, d, rows, vs, f)
     }
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
-    pub unsafe fn fold_512<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
-        super::fold_body(x, f)
+    pub unsafe fn fold_512<T: Copy, F: Fn(T) -> f64, const MUL: bool>(x: &[T], f: F) -> f64 {
+        super::fold_body::<T, F, MUL>(x, f)
     }
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub unsafe fn fold_256<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
-        super::fold_body(x, f)
+    pub unsafe fn fold_256<T: Copy, F: Fn(T) -> f64, const MUL: bool>(x: &[T], f: F) -> f64 {
+        super::fold_body::<T, F, MUL>(x, f)
     }
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma,f16c")]
     pub unsafe fn ext_512<T: Copy + PartialOrd, const MAX: bool>(x: &[T], init: T) -> T {
@@ -206,14 +210,26 @@ mod v {
 /// Sum of `f(x[i])` in f64 with 16 accumulators, in a fixed order.
 #[inline(always)]
 pub fn fold_sum<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
+    fold::<T, F, false>(x, f)
+}
+
+/// Product of `f(x[i])` in f64 with 16 accumulators, in a fixed order (one
+/// chain of dependent multiplies ran at a quarter of memory speed).
+#[inline(always)]
+pub fn fold_prod<T: Copy, F: Fn(T) -> f64>(x: &[T], f: F) -> f64 {
+    fold::<T, F, true>(x, f)
+}
+
+#[inline(always)]
+fn fold<T: Copy, F: Fn(T) -> f64, const MUL: bool>(x: &[T], f: F) -> f64 {
     #[cfg(target_arch = "x86_64")]
     match level() {
         // SAFETY: `level()` checked that the CPU has these features.
-        Level::Avx512 => return unsafe { v::fold_512(x, f) },
-        Level::Avx2 => return unsafe { v::fold_256(x, f) },
+        Level::Avx512 => return unsafe { v::fold_512::<T, F, MUL>(x, f) },
+        Level::Avx2 => return unsafe { v::fold_256::<T, F, MUL>(x, f) },
         Level::Base => {}
     }
-    fold_body(x, f)
+    fold_body::<T, F, MUL>(x, f)
 }
 
 /// Max (`MAX = true`) or min of `init` and `x`, propagating NaN like NumPy.

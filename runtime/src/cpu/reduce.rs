@@ -164,12 +164,7 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         }
         ReduceOp::Prod if is_float => HostData::from_f64s(
             S::DTYPE,
-            p.lanes(d, |l| {
-                let mut s = 1.0;
-                l.for_each(|x| s *= x.to_f64());
-                s
-            })
-            .into_iter(),
+            p.lanes(d, |l| l.prod_f64(|x| x.to_f64())).into_iter(),
         ),
         ReduceOp::Prod => HostData::I64(p.lanes(d, |l| l.int_fold(true))),
         ReduceOp::Var | ReduceOp::Std => {

@@ -11,7 +11,7 @@ use crate::interrupt::Stop;
 use gcalc_kernels::cpu::argreduce::{
     arg_extreme, arg_extreme_ord, gather, prod_wrapping, sum_wrapping,
 };
-use gcalc_kernels::cpu::reduce::{extreme, extreme_ord, fold_sum, test_nonzero};
+use gcalc_kernels::cpu::reduce::{extreme, extreme_ord, fold_prod, fold_sum, test_nonzero};
 use rayon::prelude::*;
 
 /// Contiguous lanes longer than this are summed in parallel chunks of `CHUNK`.
@@ -49,31 +49,70 @@ pub(super) fn typed<S: Element, T: Element>(s: &[S]) -> Option<&[T]> {
     })
 }
 
-/// Sum of `f` over a strided run, in 8 accumulators (a fixed order).
-fn strided_sum<S: Copy>(d: &[S], b: usize, len: usize, st: isize, f: impl Fn(S) -> f64) -> f64 {
+/// `f` over a strided run folded in 8 accumulators (a fixed order): the
+/// sum, or the product when `MUL`.
+fn strided_fold<S: Copy, const MUL: bool>(
+    d: &[S],
+    b: usize,
+    len: usize,
+    st: isize,
+    f: impl Fn(S) -> f64,
+) -> f64 {
     let at = |k: usize| d[(b as isize + k as isize * st) as usize];
-    let mut acc = [0f64; 8];
+    let mut acc = [identity::<MUL>(); 8];
     let full = len / 8 * 8;
     for k in (0..full).step_by(8) {
         for (j, a) in acc.iter_mut().enumerate() {
-            *a += f(at(k + j));
+            *a = combine::<MUL>(*a, f(at(k + j)));
         }
     }
-    let mut s: f64 = acc.iter().sum();
+    let mut s = total::<MUL>(acc.into_iter());
     for k in full..len {
-        s += f(at(k));
+        s = combine::<MUL>(s, f(at(k)));
     }
     s
 }
 
+/// A contiguous piece through the SIMD kernel.
+fn fold_run<S: Copy, const MUL: bool>(x: &[S], f: impl Fn(S) -> f64) -> f64 {
+    if MUL { fold_prod(x, f) } else { fold_sum(x, f) }
+}
+
+fn identity<const MUL: bool>() -> f64 {
+    if MUL { 1.0 } else { 0.0 }
+}
+
+fn combine<const MUL: bool>(a: f64, b: f64) -> f64 {
+    if MUL { a * b } else { a + b }
+}
+
+/// The parts' sum (or product) in order.
+fn total<const MUL: bool>(parts: impl Iterator<Item = f64>) -> f64 {
+    if MUL { parts.product() } else { parts.sum() }
+}
+
 impl<S: Element> Lane<'_, S> {
     pub(super) fn sum_f64(self, f: impl Fn(S) -> f64 + Sync + Send) -> f64 {
+        self.fold_f64::<false>(f)
+    }
+
+    pub(super) fn prod_f64(self, f: impl Fn(S) -> f64 + Sync + Send) -> f64 {
+        self.fold_f64::<true>(f)
+    }
+
+    /// The sum (or product when `MUL`) of `f` over the lane in float64, in
+    /// an order fixed by the shape: 16 accumulators along contiguous pieces,
+    /// long lanes in parallel chunks combined in order.
+    fn fold_f64<const MUL: bool>(self, f: impl Fn(S) -> f64 + Sync + Send) -> f64 {
         match self {
             Lane::Slice(s) if s.len() >= PAR_LANE => {
-                let parts: Vec<f64> = s.par_chunks(CHUNK).map(|c| fold_sum(c, &f)).collect();
-                parts.iter().sum()
+                let parts: Vec<f64> = s
+                    .par_chunks(CHUNK)
+                    .map(|c| fold_run::<S, MUL>(c, &f))
+                    .collect();
+                total::<MUL>(parts.into_iter())
             }
-            Lane::Slice(s) => fold_sum(s, f),
+            Lane::Slice(s) => fold_run::<S, MUL>(s, &f),
             Lane::Runs {
                 d,
                 bases,
@@ -84,31 +123,32 @@ impl<S: Element> Lane<'_, S> {
                 // A run in pieces of RUN_PIECE (a fixed order), the
                 // interrupt looked at before each.
                 let run = |b: usize| {
-                    let mut sum = 0.0;
+                    let mut acc = identity::<MUL>();
                     let mut k0 = 0;
                     while k0 < len && !stop.requested() {
                         let n = (len - k0).min(RUN_PIECE);
                         let at = (b as isize + k0 as isize * stride) as usize;
-                        sum += if stride == 1 {
-                            fold_sum(&d[at..at + n], &f)
+                        let part = if stride == 1 {
+                            fold_run::<S, MUL>(&d[at..at + n], &f)
                         } else {
-                            strided_sum(d, at, n, stride, &f)
+                            strided_fold::<S, MUL>(d, at, n, stride, &f)
                         };
+                        acc = combine::<MUL>(acc, part);
                         k0 += n;
                     }
-                    sum
+                    acc
                 };
                 if len * bases.size_hint().0 >= PAR_LANE {
-                    // Runs in groups of a size fixed by the shape, summed in order.
+                    // Runs in groups of a size fixed by the shape, combined in order.
                     let bs: Vec<usize> = bases.collect();
                     let per = (CHUNK / len).max(1);
                     let parts: Vec<f64> = bs
                         .par_chunks(per)
-                        .map(|c| c.iter().map(|&b| run(b)).sum::<f64>())
+                        .map(|c| total::<MUL>(c.iter().map(|&b| run(b))))
                         .collect();
-                    parts.iter().sum()
+                    total::<MUL>(parts.into_iter())
                 } else {
-                    bases.map(run).sum()
+                    total::<MUL>(bases.map(run))
                 }
             }
         }

@@ -231,15 +231,20 @@ fn extremes_with_ties_and_nans_over_layouts() {
     }
 }
 
-#[test]
-fn reductions_bit_identical_across_thread_counts() {
+/// Rayon pools of 1 and 2 threads.
+fn pools() -> (rayon::ThreadPool, rayon::ThreadPool) {
     let pool = |n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
             .unwrap()
     };
-    let (p1, p2) = (pool(1), pool(2));
+    (pool(1), pool(2))
+}
+
+#[test]
+fn reductions_bit_identical_across_thread_counts() {
+    let (p1, p2) = pools();
     let mut seed = 100;
     for (shape, strides, offset, len, axes) in cases() {
         if shape.iter().product::<usize>() < 10_000 {
@@ -251,6 +256,7 @@ fn reductions_bit_identical_across_thread_counts() {
             for op in [
                 ReduceOp::Sum,
                 ReduceOp::Mean,
+                ReduceOp::Prod,
                 ReduceOp::Var,
                 ReduceOp::Max,
                 ReduceOp::Argmax,
@@ -264,6 +270,54 @@ fn reductions_bit_identical_across_thread_counts() {
                     "{op:?} {dtype} {shape:?} {strides:?} {axes:?}"
                 );
             }
+        }
+    }
+}
+
+/// Float products fold in 16 accumulators and, on lanes of over 2^20
+/// elements, in parallel chunks: values near 1 keep the product finite and
+/// nonzero, so the bits compare something; contiguous, strided and
+/// per-row lanes, against exp(sum(log)) in float64 and across pools of 1
+/// and 2 threads.
+#[test]
+fn long_float_products_are_exact_enough_and_thread_independent() {
+    let (p1, p2) = pools();
+    let n = (1 << 21) + 37;
+    let r = rand(2 * n, 7);
+    let near_one: Vec<f64> = r.iter().map(|v| 1.0 + v * 1e-3).collect();
+    for (shape, strides, axes) in [
+        (vec![n], vec![1isize], None),
+        (vec![n], vec![2], None),
+        (vec![2, n], vec![n as isize, 1], Some(vec![1isize])),
+        (vec![n, 2], vec![1, n as isize], Some(vec![0])),
+    ] {
+        let a =
+            Array::from_vec(near_one.clone(), vec![2 * n]).view(shape.clone(), strides.clone(), 0);
+        let x = a.to_f64_vec().unwrap();
+        let one = p1
+            .install(|| run(ReduceOp::Prod, &a, &axes))
+            .to_f64_vec()
+            .unwrap();
+        let two = p2
+            .install(|| run(ReduceOp::Prod, &a, &axes))
+            .to_f64_vec()
+            .unwrap();
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&one), bits(&two), "prod {shape:?} {strides:?}");
+        // The reference: each output's elements (C order of the kept axis).
+        let lanes = one.len();
+        for (k, got) in one.iter().enumerate() {
+            let lane: Vec<f64> = match (&axes, shape.len()) {
+                (None, _) => x.clone(),
+                (Some(ax), 2) if ax[0] == 1 => x[k * n..(k + 1) * n].to_vec(),
+                _ => x.iter().skip(k).step_by(lanes).copied().collect(),
+            };
+            let want = lane.iter().map(|v| v.ln()).sum::<f64>().exp();
+            assert!(
+                (got - want).abs() <= 1e-9 * want,
+                "prod {shape:?} {strides:?} [{k}]: {got} vs {want}"
+            );
+            assert!(*got > 0.0 && got.is_finite(), "prod {shape:?}: {got}");
         }
     }
 }
