@@ -175,7 +175,10 @@ fn ctrl_c_stops_a_loop_and_keeps_variables() {
     let home = tempfile::tempdir().expect("tempdir");
     let mut p = spawn(home.path());
     run(&mut p, "k = 0");
-    p.send_line("print(\"started\"); while true { k += 1 }")
+    // "started" is printed from inside the loop once k has counted, so the
+    // Ctrl-C cannot land before the first increment (it did on a loaded
+    // machine when "started" came before the loop: k stayed 0).
+    p.send_line("while true { k += 1; if k == 1000 { print(\"started\") } }")
         .expect("send");
     // Running (the terminal is back in cooked mode): Ctrl-C sends SIGINT.
     p.expect(Regex("\r\nstarted\r\n")).expect("loop started");
