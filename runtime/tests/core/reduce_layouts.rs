@@ -317,7 +317,6 @@ fn long_float_products_are_exact_enough_and_thread_independent() {
                 (got - want).abs() <= 1e-9 * want,
                 "prod {shape:?} {strides:?} [{k}]: {got} vs {want}"
             );
-            assert!(*got > 0.0 && got.is_finite(), "prod {shape:?}: {got}");
         }
     }
 }
