@@ -138,3 +138,6 @@ if "check1_gpu" in g and "check1_cpu" in g:
     print("check1: GPU %.1f ms, CPU %.1f ms, CPU/GPU = %.1fx" % (g["check1_gpu"] / 1e3, g["check1_cpu"] / 1e3, g["check1_cpu"] / g["check1_gpu"]))
 P
 rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr" "$log.la"
+# Issue 21's MLP and softmax regression loops against NumPy on the host CPU,
+# JAX (whole step jitted) and PyTorch eager, three rounds taken in turn.
+[ "${GCALC_SKIP_SMALL_MODELS:-0}" = 1 ] || GCALC="$bin/gcalc" bash "$here/small_models/run.sh" gpu 3
