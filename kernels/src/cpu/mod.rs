@@ -2,6 +2,7 @@
 //! elementwise block loops (vector/scalar variants) and reduction kernels,
 //! compiled for AVX-512 and AVX2+FMA with runtime dispatch.
 
+pub mod argext;
 pub mod argreduce;
 pub mod ew;
 pub mod gemv;

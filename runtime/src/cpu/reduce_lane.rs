@@ -8,9 +8,8 @@
 use crate::array::{Element, layout};
 use crate::dtype::DType;
 use crate::interrupt::Stop;
-use gcalc_kernels::cpu::argreduce::{
-    arg_extreme, arg_extreme_ord, gather, prod_wrapping, sum_wrapping,
-};
+use gcalc_kernels::cpu::argext::arg_extreme_fast;
+use gcalc_kernels::cpu::argreduce::{arg_extreme_ord, gather, prod_wrapping, sum_wrapping};
 use gcalc_kernels::cpu::reduce::{extreme, extreme_ord, fold_prod, fold_sum, test_nonzero};
 use rayon::prelude::*;
 
@@ -336,8 +335,9 @@ impl<S: Element> Lane<'_, S> {
 
     /// Argmax (`max`) or argmin of a non-empty lane, its position in the
     /// lane's C order (the first NaN wins, then the first of equal
-    /// extremes, as NumPy): f32/f64/i32/i64 by the two-pass kernels per
-    /// piece (a NaN ends the search), bools as the first true (false).
+    /// extremes, as NumPy): f32/f64 by the one-pass kernels per piece,
+    /// i32/i64 by the two-pass ones (a NaN ends the search), bools as the
+    /// first true (false).
     pub(super) fn arg(self, max: bool) -> i64 {
         macro_rules! go {
             ($t:ty, $k:ident) => {{
@@ -368,8 +368,8 @@ impl<S: Element> Lane<'_, S> {
             }};
         }
         match S::DTYPE {
-            DType::Float32 => go!(f32, arg_extreme),
-            DType::Float64 => go!(f64, arg_extreme),
+            DType::Float32 => go!(f32, arg_extreme_fast),
+            DType::Float64 => go!(f64, arg_extreme_fast),
             DType::Int32 => go!(i32, arg_extreme_ord),
             DType::Int64 => go!(i64, arg_extreme_ord),
             DType::Bool => {
