@@ -161,3 +161,79 @@ fn only_body<T: SoftFloat>(x: &[T], m: T) -> f64 {
 dispatch!(exp_sum_store, store_body, <T: SoftFloat>, (x: &[T], m: T, out: &mut [T]) -> f64);
 // The sum of `exp(x - m)` in float64.
 dispatch!(exp_sum_only, only_body, <T: SoftFloat>, (x: &[T], m: T) -> f64);
+
+#[inline(always)]
+fn row_max_body<T: SoftFloat>(x: &[T], n: usize, m: &mut [T]) {
+    #[allow(clippy::eq_op)]
+    let pick = |a: T, v: T| if v > a || v != v { v } else { a };
+    for (r, mr) in x.chunks_exact(n).zip(m.iter_mut()) {
+        *mr = r.iter().fold(T::NEG_INF, |a, &v| pick(a, v));
+    }
+}
+
+#[inline(always)]
+fn short_exp_body<T: SoftFloat>(x: &[T], n: usize, m: &[T], e: &mut [T], s: &mut [f64]) {
+    for ((r, er), &mr) in x.chunks_exact(n).zip(e.chunks_exact_mut(n)).zip(m) {
+        for (o, &v) in er.iter_mut().zip(r) {
+            *o = v - mr;
+        }
+    }
+    for v in e.iter_mut() {
+        *v = v.vexp();
+    }
+    for (er, sr) in e.chunks_exact(n).zip(s.iter_mut()) {
+        *sr = er.iter().fold(0.0, |a, &v| a + v.to_f64());
+    }
+}
+
+// Short rows (a block of rows of `n` elements, one after another), where a
+// per-row call would pay its overhead per handful of elements: each row's
+// max into `m`, the same as `lane_max` of the row.
+dispatch!(row_maxes, row_max_body, <T: SoftFloat>, (x: &[T], n: usize, m: &mut [T]) -> ());
+// `e = exp(x - m[row])` over the whole block in one vectorised loop, and each
+// row's float64 sum of its exponentials into `s`: for `n <= 16` the same bits
+// as `exp_sum_store` per row (its 16 accumulators hold one element each).
+dispatch!(short_rows_exp, short_exp_body, <T: SoftFloat>, (x: &[T], n: usize, m: &[T], e: &mut [T], s: &mut [f64]) -> ());
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block form gives each row's max and exponential sum with the
+    /// same bits as the per-row kernels, for every row length it serves.
+    #[test]
+    fn short_rows_match_the_row_kernels() {
+        let mut seed = 7u64;
+        let mut rnd = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as f64 / (1u64 << 31) as f64 - 0.5) * 40.0
+        };
+        for n in 1..=16 {
+            let rows = 37;
+            let mut x: Vec<f32> = (0..rows * n).map(|_| rnd() as f32).collect();
+            x[3 * n] = f32::NAN;
+            x[5 * n] = f32::NEG_INFINITY;
+            let mut m = vec![0f32; rows];
+            row_maxes(&x, n, &mut m);
+            let mut e = vec![0f32; rows * n];
+            let mut s = vec![0f64; rows];
+            short_rows_exp(&x, n, &m, &mut e, &mut s);
+            for r in 0..rows {
+                let row = &x[r * n..(r + 1) * n];
+                let mr = lane_max(row);
+                assert_eq!(mr.to_bits(), m[r].to_bits(), "max n={n} row={r}");
+                let mut er = vec![0f32; n];
+                let sr = exp_sum_store(row, mr, &mut er);
+                assert_eq!(sr.to_bits(), s[r].to_bits(), "sum n={n} row={r}");
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&er), bits(&e[r * n..(r + 1) * n]), "exp n={n} row={r}");
+            }
+            assert!(
+                m[3].is_nan()
+                    && s.iter().filter(|v| v.is_finite() && **v >= 1.0).count() >= rows - 2
+            );
+        }
+    }
+}
