@@ -12,7 +12,7 @@ use super::argreduce::arg_extreme;
 use super::simd::{Level, level};
 
 /// Element types with a one-pass AVX2 argmax.
-pub trait ArgExt: Copy + PartialOrd + 'static {
+pub trait ArgExt: Copy + PartialOrd {
     /// (extreme, its first index), or `None` when the slice holds a NaN or
     /// the CPU lacks AVX2.
     fn one_pass<const MAX: bool>(x: &[Self]) -> Option<(Self, usize)>;
