@@ -93,10 +93,14 @@ echo "GCALC fresh_process_first_gpu_stmt_warm_cache $(( (t1 - t0) / 1000 ))" >>"
 sed -e 's/^seed(0)/set device = gpu\nseed(0)/' \
     -e '/^for i in range(10000) {/,/^}$/ { s/^for i in range(10000) {/for i in range(20) { gw, gb = step(w, b); w -= 0.1 * gw; b -= 0.1 * gb }\nt = time { for i in range(10000) {/; s/^}$/} }\nprint("GCALC logreg_10k_steps_gpu", t * 1e6)/ }' \
     "$here/logreg.gcalc" >"$log.lr"
+# The same with the loop replayed as a CUDA graph (`loop_graphs`, opt-in).
+sed -e 's/^set device = gpu/set device = gpu\nset loop_graphs = true/' \
+    -e 's/logreg_10k_steps_gpu/logreg_10k_steps_gpu_graphs/' "$log.lr" >"$log.lrg"
 # Three rounds of gcalc and JAX taken in turn (the host's speed drifts between
 # runs; the table shows the medians), then torch once (about 10 s a run).
 for _ in 1 2 3; do
   "$bin/gcalc" "$log.lr" 2>&1 | grep '^GCALC' >>"$log" || true
+  "$bin/gcalc" "$log.lrg" 2>&1 | grep '^GCALC' >>"$log" || true
   PYTHONUNBUFFERED=1 python3 "$here/logreg_gpu_ref.py" 10000 jax 2>/dev/null | grep '^REF' >>"$log"
 done
 PYTHONUNBUFFERED=1 python3 "$here/gpu_bench.py" 2>/dev/null | grep '^REF' >>"$log"
@@ -134,10 +138,13 @@ for k in names:
 lr, lj = g.get("logreg_10k_steps_gpu"), ref.get("logreg_10k_steps_gpu", {}).get("jax")
 if lr and lj:
     print("logreg 10k steps: gcalc %.3f s, JAX jit %.3f s (medians), gcalc/JAX = %.2fx (target <= 2)" % (lr / 1e6, lj / 1e6, lr / lj))
+lg = g.get("logreg_10k_steps_gpu_graphs")
+if lg and lj:
+    print("logreg 10k steps, loop_graphs: gcalc %.3f s, JAX jit %.3f s, gcalc/JAX = %.2fx (target <= 1)" % (lg / 1e6, lj / 1e6, lg / lj))
 if "check1_gpu" in g and "check1_cpu" in g:
     print("check1: GPU %.1f ms, CPU %.1f ms, CPU/GPU = %.1fx" % (g["check1_gpu"] / 1e3, g["check1_cpu"] / 1e3, g["check1_cpu"] / g["check1_gpu"]))
 P
-rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr" "$log.la"
+rm -f "$log" "$log.prog" "$log.c1" "$log.first" "$log.lr" "$log.lrg" "$log.la"
 # Issue 21's MLP and softmax regression loops against NumPy on the host CPU,
 # JAX (whole step jitted) and PyTorch eager, three rounds taken in turn.
 [ "${GCALC_SKIP_SMALL_MODELS:-0}" = 1 ] || GCALC="$bin/gcalc" bash "$here/small_models/run.sh" gpu 3

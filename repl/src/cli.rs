@@ -19,7 +19,7 @@ pub const USAGE: &str = "usage:
   gcalc jupyter kernel CONNECTION_FILE
                                 run the Jupyter kernel (Jupyter starts this)
 options:
-  --flags name=value,...        session flags (device, floatX, allow_gc, launch_blocking, profile)
+  --flags name=value,...        session flags (device, floatX, allow_gc, launch_blocking, profile, loop_graphs, host_memory)
   -h, --help                    this text
   -V, --version                 the version";
 

@@ -1,4 +1,4 @@
-//! Session flags (`device floatX allow_gc launch_blocking profile`) and their
+//! Session flags (`device floatX allow_gc launch_blocking profile loop_graphs host_memory`) and their
 //! sources, later winning: default < ~/.gcalcrc < GCALC_FLAGS < --flags < `set`.
 
 use crate::device::Device;
@@ -20,6 +20,8 @@ pub struct Flags {
     pub allow_gc: bool,
     pub launch_blocking: bool,
     pub profile: bool,
+    /// Replay `for` loops whose GPU work repeats as CUDA graphs (`interp/loop_graph.rs`).
+    pub loop_graphs: bool,
     pub host_memory: crate::host_limits::Budget,
 }
 
@@ -31,6 +33,9 @@ impl Default for Flags {
             allow_gc: true,
             launch_blocking: false,
             profile: false,
+            // Off until the capture has run on a GPU host (written without
+            // one; docs/GPU.md). Its tests set it either way.
+            loop_graphs: false,
             host_memory: crate::host_limits::Budget::Auto,
         }
     }
@@ -62,6 +67,11 @@ pub const FLAG_DOCS: &[(&str, &str, &str)] = &[
         "profile",
         "true false",
         "record every operation; profile() prints the summary tables",
+    ),
+    (
+        "loop_graphs",
+        "true false",
+        "a `for` loop whose GPU work repeats runs as a CUDA graph after a few iterations (same results, one launch per iteration)",
     ),
     (
         "host_memory",
@@ -138,6 +148,7 @@ impl Flags {
             "allow_gc" => self.allow_gc = parse_bool(name, value)?,
             "launch_blocking" => self.launch_blocking = parse_bool(name, value)?,
             "profile" => self.profile = parse_bool(name, value)?,
+            "loop_graphs" => self.loop_graphs = parse_bool(name, value)?,
             "host_memory" => {
                 self.host_memory = crate::host_limits::Budget::parse(value)
                     .ok_or_else(|| bad_value(name, value))?
@@ -159,6 +170,7 @@ impl Flags {
             "allow_gc" => self.allow_gc.to_string(),
             "launch_blocking" => self.launch_blocking.to_string(),
             "profile" => self.profile.to_string(),
+            "loop_graphs" => self.loop_graphs.to_string(),
             "host_memory" => self.host_memory.text(),
             _ => return None,
         })

@@ -95,6 +95,11 @@ pub trait Output: Send {
     /// `input(prompt)`: `None` when no input can be had (end of input, no stdin channel).
     fn input(&mut self, prompt: &str) -> Option<String>;
     fn progress(&mut self, _p: &Progress) {}
+    /// The output a watched loop body wrote through, and whether it wrote
+    /// (only the interpreter's watch wrapper answers: `interp/loop_graph.rs`).
+    fn into_watched(self: Box<Self>) -> Option<(Box<dyn Output>, bool)> {
+        None
+    }
 }
 
 /// Collects everything (tests, and `-e` without a terminal).

@@ -64,6 +64,13 @@ pub trait Object: Send + Sync {
     fn is_callable(&self) -> bool {
         false
     }
+    /// Whether a call does no more than compute from its arguments and queue
+    /// GPU work (a gradient function, a CUDA kernel, a bound array method):
+    /// a loop calling any other object is never replayed as a CUDA graph
+    /// (`interp/loop_graph.rs`; sets, generators and figures change state).
+    fn replayable_call(&self) -> bool {
+        false
+    }
     /// Calling the object (a kernel launch, a gradient function).
     fn call(
         &self,

@@ -261,6 +261,9 @@ impl GradFunc {
 }
 
 impl Object for GradFunc {
+    fn replayable_call(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &'static str {
         "gradient function"
     }

@@ -79,3 +79,42 @@ pub fn sync_all() -> Result<()> {
 pub fn set_statement(src: &Arc<Source>, span: Span) {
     cuda::set_statement(src, span)
 }
+
+/// A loop body's recorded GPU work (`interp/loop_graph.rs`): the cache hold,
+/// the capture, the replayable graph.
+pub use cuda::graph::{Hold, LoopGraph, capture_failed};
+
+/// Per started GPU: (ordinal, launches, host events) so far (see
+/// `cuda::Gpu::host_events`); empty until a GPU is used.
+pub fn gpu_counters() -> Vec<(u32, u64, u64)> {
+    use std::sync::atomic::Ordering::Relaxed;
+    if !cuda::driver::GPU_USED.load(Relaxed) {
+        return Vec::new();
+    }
+    (0..cuda::gpu_count() as u32)
+        .filter_map(|i| {
+            let g = cuda::driver::gpu_if_started(i)?;
+            Some((i, g.launches.load(Relaxed), g.host_events.load(Relaxed)))
+        })
+        .collect()
+}
+
+/// Keep every block freed on GPU `i` until the `Hold` drops.
+pub fn hold_blocks(i: u32) -> Result<Hold> {
+    Ok(Hold::new(&cuda::gpu(i)?))
+}
+
+/// Record GPU `i`'s queued work instead of running it.
+pub fn begin_capture(i: u32) -> Result<()> {
+    cuda::graph::begin_capture(&*cuda::gpu(i)?)
+}
+
+/// Stop recording GPU `i`: the work recorded since `begin_capture`.
+pub fn end_capture(i: u32) -> Result<Option<LoopGraph>> {
+    let g = cuda::driver::gpu_if_started(i)
+        .ok_or_else(|| Error::internal("a capture ended on a GPU never started"))?;
+    if !cuda::graph::is_capturing(&g) {
+        return Err(Error::internal("a capture ended that was not recording"));
+    }
+    cuda::graph::end_capture(&g)
+}

@@ -1,6 +1,6 @@
 //! The dispatch layer: the one place that asks "CPU or GPU?".
 
-mod storage;
+pub mod storage;
 
 pub mod assemble;
 pub mod collective;

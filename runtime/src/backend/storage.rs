@@ -9,6 +9,16 @@ use crate::error::{Error, Result};
 use crate::{cpu, cuda};
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
+thread_local! {
+    static HOST_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Writes into host arrays made on this thread so far (a loop replayed as a
+/// CUDA graph must make none: `interp/loop_graph.rs`).
+pub fn host_writes() -> u64 {
+    HOST_WRITES.with(|c| c.get())
+}
+
 impl Storage {
     pub fn device(&self) -> Device {
         match self {
@@ -27,6 +37,7 @@ impl Array {
         }
     }
     pub fn host_write(&self) -> Result<RwLockWriteGuard<'_, HostData>> {
+        HOST_WRITES.with(|c| c.set(c.get() + 1));
         match &**self.storage() {
             Storage::Host(l) => Ok(l.write().unwrap_or_else(|p| p.into_inner())),
             Storage::Cuda(_) => Err(Error::internal("host_write on a GPU array")),

@@ -74,6 +74,9 @@ fn dims(v: Option<Value>, what: &str, k: &str) -> Result<(u32, u32, u32)> {
 }
 
 impl Object for KernelObject {
+    fn replayable_call(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &'static str {
         "cuda_kernel"
     }

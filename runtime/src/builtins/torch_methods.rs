@@ -130,6 +130,9 @@ impl Bound {
 }
 
 impl Object for Bound {
+    fn replayable_call(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &'static str {
         "method"
     }

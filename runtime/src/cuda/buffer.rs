@@ -31,6 +31,7 @@ impl Drop for DeviceBuffer {
             && !self.gpu.cache.put(self.size, self.ptr)
             && self.gpu.bind().is_ok()
         {
+            self.gpu.note_host_event();
             let _ = unsafe { result::free_async(self.ptr, self.gpu.stream) };
         }
     }
@@ -49,6 +50,7 @@ impl DeviceBuffer {
                 size: bytes,
             });
         }
+        g.note_host_event();
         let ptr = match unsafe { result::malloc_async(g.stream, bytes) } {
             Ok(p) => p,
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => {

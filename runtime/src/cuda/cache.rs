@@ -14,6 +14,11 @@
 //!   the same ordering guarantee cuMemFreeAsync gives.
 //! - Out of memory empties the cache before trimming the pool (`drain`).
 //! - `mem()` counts cached blocks as pooled, not in use.
+//! - While a loop is being made into a CUDA graph (`hold`, see `graph.rs`)
+//!   every freed block is kept whatever its size, so the next iteration finds
+//!   each block it needs here and calls neither cuMemAllocAsync nor
+//!   cuMemFreeAsync (a graph must not allocate); `release` ends the hold and
+//!   hands back what the limits above would not have kept.
 
 use cudarc::driver::sys::CUdeviceptr;
 use std::collections::HashMap;
@@ -30,6 +35,8 @@ const GRAIN: usize = 512;
 struct Inner {
     free: HashMap<usize, Vec<CUdeviceptr>>,
     bytes: usize,
+    /// Keep every freed block (a loop graph is being made or replayed).
+    hold: bool,
 }
 
 #[derive(Default)]
@@ -49,9 +56,6 @@ pub fn block_size(bytes: usize) -> usize {
 impl BlockCache {
     /// A cached block of exactly `size` bytes (a `block_size`), if any.
     pub fn take(&self, size: usize) -> Option<CUdeviceptr> {
-        if size > SMALL {
-            return None;
-        }
         let mut c = self.0.lock().ok()?;
         let p = c.free.get_mut(&size)?.pop()?;
         c.bytes -= size;
@@ -61,13 +65,10 @@ impl BlockCache {
     /// Keep a freed block; false when it is too big or the cache is full
     /// (the caller frees it).
     pub fn put(&self, size: usize, ptr: CUdeviceptr) -> bool {
-        if size > SMALL {
-            return false;
-        }
         let Ok(mut c) = self.0.lock() else {
             return false;
         };
-        if c.bytes + size > CAP {
+        if !c.hold && (size > SMALL || c.bytes + size > CAP) {
             return false;
         }
         c.bytes += size;
@@ -82,6 +83,43 @@ impl BlockCache {
         };
         c.bytes = 0;
         c.free.drain().flat_map(|(_, v)| v).collect()
+    }
+
+    /// Keep every freed block from now on (`graph.rs`).
+    pub fn hold(&self) {
+        if let Ok(mut c) = self.0.lock() {
+            c.hold = true;
+        }
+    }
+
+    /// End a `hold`: the blocks the usual limits would not keep (big ones,
+    /// then the newest beyond the cap), removed from the cache, to be freed.
+    pub fn release(&self) -> Vec<CUdeviceptr> {
+        let Ok(mut c) = self.0.lock() else {
+            return Vec::new();
+        };
+        c.hold = false;
+        let mut out = Vec::new();
+        let big: Vec<usize> = c.free.keys().copied().filter(|&s| s > SMALL).collect();
+        for s in big {
+            let v = c.free.remove(&s).unwrap_or_default();
+            c.bytes -= s * v.len();
+            out.extend(v);
+        }
+        let mut sizes: Vec<usize> = c.free.keys().copied().collect();
+        sizes.sort_unstable();
+        for s in sizes.into_iter().rev() {
+            while c.bytes > CAP {
+                match c.free.get_mut(&s).and_then(Vec::pop) {
+                    Some(p) => {
+                        c.bytes -= s;
+                        out.push(p);
+                    }
+                    None => break,
+                }
+            }
+        }
+        out
     }
 
     /// Bytes held by the cache.
@@ -125,5 +163,31 @@ mod tests {
         assert!(!c.put(SMALL, 0xdead0000));
         assert_eq!(c.bytes(), CAP);
         assert_eq!(c.drain().len(), n);
+    }
+
+    #[test]
+    fn a_hold_keeps_every_block_and_its_release_gives_back_the_excess() {
+        let c = BlockCache::default();
+        c.hold();
+        let big = SMALL + 16;
+        assert!(c.put(big, 0x1000_0000), "held: big blocks are kept");
+        for i in 0..=CAP / SMALL {
+            assert!(
+                c.put(SMALL, (i as u64 + 1) * 0x100000),
+                "held: past the cap"
+            );
+        }
+        assert_eq!(
+            c.take(big),
+            Some(0x1000_0000),
+            "a held big block comes back"
+        );
+        assert!(c.put(big, 0x1000_0000));
+        let mut back = c.release();
+        back.sort();
+        assert_eq!(back.len(), 2, "the big block and one block over the cap");
+        assert!(back.contains(&0x1000_0000));
+        assert_eq!(c.bytes(), CAP);
+        assert!(!c.put(big, 0x2000_0000), "released: limits again");
     }
 }

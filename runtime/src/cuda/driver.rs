@@ -38,6 +38,10 @@ pub struct Gpu {
     pub(crate) blas: Mutex<Option<super::blas::Handle>>,
     /// Launch counter (tests and the profiler read it).
     pub launches: AtomicU64,
+    /// Work that a CUDA graph cannot hold, counted: syncs, copies to or from
+    /// the host, pool allocations and frees (`graph.rs` asks whether a loop
+    /// body did any).
+    pub host_events: AtomicU64,
     /// Whether the start-up warm-up (`warm.rs`) ran or is running.
     warmed: AtomicBool,
     /// Freed small buffers kept for reuse (see `cache.rs`).
@@ -159,6 +163,7 @@ fn init(i: u32) -> Result<Gpu> {
         functions: Mutex::new(HashMap::new()),
         blas: Mutex::new(None),
         launches: AtomicU64::new(0),
+        host_events: AtomicU64::new(0),
         warmed: AtomicBool::new(false),
         cache: Default::default(),
         timing: Mutex::default(),
@@ -252,9 +257,20 @@ impl Gpu {
         ))
     }
 
+    /// Count work a CUDA graph cannot hold (see `host_events`).
+    #[inline]
+    pub fn note_host_event(&self) {
+        self.host_events.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Record the current statement as one that queued work on this GPU.
     pub fn note_launch(&self) {
         self.launches.fetch_add(1, Ordering::Relaxed);
+        self.note_launch_text();
+    }
+
+    /// Record the current statement in the ring of those that queued work.
+    pub fn note_launch_text(&self) {
         let Some(text) = CURRENT.with(|c| c.borrow().clone()) else {
             return;
         };
@@ -283,6 +299,7 @@ impl Gpu {
     /// Wait for the stream; a failure of queued work names the statements that queued it.
     pub fn sync(&self) -> Result<()> {
         self.bind()?;
+        self.note_host_event();
         let t0 = crate::profile::backend::is_on().then(std::time::Instant::now);
         let r = unsafe { result::stream::synchronize(self.stream) };
         self.profile_sync(t0, r.is_ok());

@@ -22,6 +22,7 @@ pub mod ew;
 pub mod fft;
 pub mod fuse;
 pub mod gemv;
+pub mod graph;
 pub mod histogram;
 pub mod index;
 pub mod info;

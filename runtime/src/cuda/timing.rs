@@ -186,6 +186,8 @@ impl Gpu {
 
     /// Before a copy: a start event and the host clock while profiling.
     pub fn copy_start(&self) -> CopyMark {
+        // A copy to or from the host is work a loop's CUDA graph cannot hold.
+        self.note_host_event();
         if !profile::is_on() {
             return CopyMark(None);
         }

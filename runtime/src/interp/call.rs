@@ -47,6 +47,9 @@ impl Interp {
 
 impl Interp {
     pub(crate) fn lookup_var(&self, n: &str) -> Option<&Value> {
+        if let Some(w) = &self.watch {
+            w.read(n);
+        }
         if let Some(f) = self.frames.last()
             && let Some(v) = f.get(n)
         {
@@ -317,7 +320,14 @@ impl Interp {
                 Args::with_spans(d.name(), pos, kw, span, pos_spans),
             )
             .map_err(|e| e.at(span)),
-            Value::Object(o) => o.call(self, Args::with_spans("object", pos, kw, span, pos_spans)),
+            Value::Object(o) => {
+                if let Some(w) = &self.watch
+                    && !o.replayable_call()
+                {
+                    w.taint("the body calls an object that keeps state (a set, a generator, a figure...)");
+                }
+                o.call(self, Args::with_spans("object", pos, kw, span, pos_spans))
+            }
             other => Err(Error::type_(format!("{} is not callable", other.a_type_name())).at(span)),
         }
     }
@@ -333,6 +343,11 @@ impl Interp {
     }
 
     fn call_def(&mut self, def: &'static OpDef, args: Args) -> Result<Value> {
+        if let Some(w) = &self.watch
+            && ops::has_effects(def)
+        {
+            w.taint("the body calls a builtin with effects (output, files, devices, random draws)");
+        }
         if crate::profile::HOOKS && self.flags.profile {
             return self.profiled_call(def, args);
         }

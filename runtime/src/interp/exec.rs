@@ -141,6 +141,13 @@ impl Interp {
     fn exec_for(&mut self, var: &Target, iter: &Expr, body: &Block) -> Result<Flow> {
         let it = self.eval(iter)?;
         let mut items = self.iterate(it).map_err(|e| e.at(iter.span))?;
+        if self.loop_graphs_apply(&items) {
+            self.loop_depth += 1;
+            let result = self.graph_loop(var, &mut items, body, iter.span);
+            self.loop_depth -= 1;
+            items.finish(self);
+            return result;
+        }
         let result = self.run_loop(body, |s| match items.next(s)? {
             Some(item) => {
                 s.check_interrupt().map_err(|e| e.at(iter.span))?;
@@ -191,6 +198,9 @@ impl Interp {
 
     /// Bind a name in the innermost scope.
     pub fn bind(&mut self, name: &str, v: Value) {
+        if let Some(w) = &self.watch {
+            w.write(name);
+        }
         let map = match self.frames.last_mut() {
             Some(f) => f,
             None => &mut self.globals,

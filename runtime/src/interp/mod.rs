@@ -9,6 +9,7 @@ pub(crate) mod eval;
 mod exec;
 mod fstring;
 mod index;
+pub mod loop_graph;
 mod membership;
 pub mod results;
 
@@ -61,6 +62,8 @@ pub struct Interp {
     pub exit_status: Option<i32>,
     /// `set_printoptions`'s options, installed for every input's prints.
     pub print_options: crate::array::print_options::PrintOptions,
+    /// Set while a loop body is watched for a CUDA graph (`loop_graph.rs`).
+    pub(crate) watch: Option<Box<loop_graph::Watch>>,
 }
 
 /// How a statement ended.
@@ -96,6 +99,7 @@ impl Interp {
             results: results::Results::default(),
             exit_status: None,
             print_options: Default::default(),
+            watch: None,
             profiler: crate::profile::Profiler::new(flags.profile),
             flags,
         }

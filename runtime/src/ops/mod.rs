@@ -204,6 +204,56 @@ fn index() -> &'static Index {
     })
 }
 
+/// Whether calling `def` does more than compute a value from its arguments
+/// (output, files, plots, devices and syncs, random draws, the profiler,
+/// help, mutating containers, input, `exit`): a loop whose body calls one is
+/// never replayed as a CUDA graph (`interp/loop_graph.rs`). Whole tables
+/// by where they live, plus the effectful names of the language table.
+pub fn has_effects(def: &'static OpDef) -> bool {
+    static SET: OnceLock<crate::fxhash::FxHashMap<usize, ()>> = OnceLock::new();
+    let set = SET.get_or_init(|| {
+        let tables: [&'static [OpDef]; 17] = [
+            crate::containers::methods::LIST_METHODS,
+            crate::containers::methods::DICT_METHODS,
+            crate::builtins::printing::OPS,
+            crate::builtins::device::OPS,
+            crate::builtins::help::OPS,
+            crate::builtins::pyobjects::OPS,
+            crate::containers::methods::OPS,
+            collective::OPS,
+            random_ops::OPS,
+            random_draws::OPS,
+            io::OPS,
+            crate::plot::OPS,
+            crate::profile::OPS,
+            nparr::DRAW_OPS,
+            arrutil::TEXT_OPS,
+            generator::OPS,
+            generator::more_draws::OPS,
+        ];
+        const LANG: &[&str] = &[
+            "print",
+            "eprint",
+            "input",
+            "display",
+            "clear_output",
+            "progress",
+            "timeit",
+            "args",
+        ];
+        let lang = crate::builtins::lang::OPS
+            .iter()
+            .filter(|d| LANG.contains(&d.name));
+        tables
+            .into_iter()
+            .flatten()
+            .chain(lang)
+            .map(|d| (d as *const OpDef as usize, ()))
+            .collect()
+    });
+    set.contains_key(&(def as *const OpDef as usize))
+}
+
 pub fn lookup(name: &str) -> Option<&'static OpDef> {
     index().get(name).copied()
 }

@@ -94,6 +94,9 @@ impl UfuncMethod {
 }
 
 impl Object for UfuncMethod {
+    fn replayable_call(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> &'static str {
         "ufunc method"
     }

@@ -16,6 +16,7 @@ mod gpu_index;
 mod gpu_index_writes;
 mod gpu_linalg;
 mod gpu_long_sums;
+mod gpu_loop_graphs;
 mod gpu_np_names;
 mod gpu_nparr;
 mod gpu_npmath;
