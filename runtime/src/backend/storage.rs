@@ -44,6 +44,16 @@ impl Array {
         }
     }
 
+    /// Which buffer the elements live in: a GPU buffer's device address
+    /// (blocks are reused, so a variable rebound to a reused block reads as
+    /// the same buffer, as a CUDA graph sees it), a host buffer's storage.
+    pub fn buffer_identity(&self) -> u64 {
+        match &**self.storage() {
+            Storage::Host(_) => std::sync::Arc::as_ptr(self.storage()) as usize as u64,
+            Storage::Cuda(b) => b.ptr_at(0),
+        }
+    }
+
     /// This array on the host: itself if already there, else a copy (sync point).
     pub fn to_host(&self) -> Result<Array> {
         match &**self.storage() {

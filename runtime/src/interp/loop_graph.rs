@@ -487,7 +487,9 @@ fn value_words(v: &Value, w: &mut Vec<u64>, depth: usize) -> Option<()> {
         Value::Complex(a, b) => w.extend([4, a.to_bits(), b.to_bits()]),
         Value::Str(s) => w.extend([5, ptr(s.as_ptr()), s.len() as u64]),
         Value::Array(a) => {
-            w.extend([6, ptr(std::sync::Arc::as_ptr(a.storage()) as *const u8)]);
+            // GPU arrays by device address: the graph sees addresses, and
+            // a new array in a reused block is one (its `Arc` is not).
+            w.extend([6, a.buffer_identity(), hash(a.device())]);
             w.extend([a.dtype() as u64, a.offset() as u64, a.ndim() as u64]);
             w.extend(a.shape().iter().map(|&d| d as u64));
             w.extend(a.strides().iter().map(|&s| s as u64));

@@ -163,7 +163,7 @@ fn loops_a_replay_would_change_run_as_usual() {
         ),
         // a host array written in place
         (
-            "h = cpu(zeros(3)); x = zeros(2); for i in range(40) { x += 1; h[0] += 1 }",
+            "h = zeros(3, device=cpu()); x = zeros(2); for i in range(40) { x += 1; h[0] += 1 }",
             "(x, h)",
         ),
     ];
