@@ -108,7 +108,7 @@ enum Callee {
 }
 
 /// A leaf: numeric values join the fused tree (moved, not cloned), others stay values.
-fn leaf(v: Value) -> Node {
+pub(super) fn leaf(v: Value) -> Node {
     match v {
         Value::Array(a) => Ok(EwNode::Leaf(Operand::Array(a))),
         Value::Int(i) => Ok(EwNode::Leaf(Operand::Int(i))),
@@ -337,6 +337,29 @@ impl Interp {
         self.node_to_value(node)
     }
 
+    /// `l op r` for a binary operator other than `@`, its operands built.
+    pub(crate) fn binary_node(
+        &mut self,
+        op: BinOp,
+        l: Node,
+        r: Node,
+        span: gcalc_lang::Span,
+    ) -> Result<Node> {
+        let (l, r) = self.lift_beside_array(l, r, span)?;
+        match (l, r) {
+            (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
+                op: binop_def(op)?,
+                args: vec![l, r],
+            })),
+            (l, r) => {
+                // Strings, tuples and lists: `+` joins, `*` repeats.
+                let lv = self.node_to_value(l)?;
+                let rv = self.node_to_value(r)?;
+                Ok(Err(sequence_op(op, &lv, &rv)?))
+            }
+        }
+    }
+
     /// Build the fusion tree of `e`; non-elementwise children are evaluated and
     /// become leaves. A non-numeric result (a string joined with `+`, a tuple)
     /// comes back as `Err(value)`: it cannot be part of a fused tree.
@@ -362,22 +385,17 @@ impl Interp {
                 let v = self.eval_matmul(e)?;
                 Ok(leaf(v))
             }
+            ExprKind::Binary {
+                op: BinOp::Mod,
+                lhs,
+                rhs,
+            } if self.watch.as_ref().is_some_and(|w| w.is_var(lhs)) => {
+                self.watched_residue(lhs, rhs, e.span)
+            }
             ExprKind::Binary { op, lhs, rhs } => {
                 let l = self.ew_node(lhs)?;
                 let r = self.ew_node(rhs)?;
-                let (l, r) = self.lift_beside_array(l, r, e.span)?;
-                match (l, r) {
-                    (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
-                        op: binop_def(*op)?,
-                        args: vec![l, r],
-                    })),
-                    (l, r) => {
-                        // Strings, tuples and lists: `+` joins, `*` repeats.
-                        let lv = self.node_to_value(l)?;
-                        let rv = self.node_to_value(r)?;
-                        Ok(Err(sequence_op(*op, &lv, &rv)?))
-                    }
-                }
+                self.binary_node(*op, l, r, e.span)
             }
             ExprKind::Compare {
                 op: op @ (CmpOp::Is | CmpOp::IsNot),
@@ -551,7 +569,7 @@ impl Interp {
         numeric(n, span)
     }
 
-    fn node_to_value(&mut self, n: Node) -> Result<Value> {
+    pub(super) fn node_to_value(&mut self, n: Node) -> Result<Value> {
         match n {
             Ok(EwNode::Leaf(o)) => Ok(operand_value(o)),
             Ok(node) => Ok(operand_value(self.eval_tree(node)?)),

@@ -1,7 +1,7 @@
 //! Statements: bindings, destructuring, writes into arrays, augmented
 //! assignment, loops, function definitions and `set`.
 
-use super::{Flow, Interp, Source};
+use super::{Flow, Interp, Iter, Source};
 use crate::error::{Error, Result};
 use crate::ops::fuse::{self, EwNode};
 use crate::value::{Function, Value};
@@ -141,28 +141,50 @@ impl Interp {
     fn exec_for(&mut self, var: &Target, iter: &Expr, body: &Block) -> Result<Flow> {
         let it = self.eval(iter)?;
         let mut items = self.iterate(it).map_err(|e| e.at(iter.span))?;
-        if self.loop_graphs_apply(&items) {
-            self.loop_depth += 1;
-            let result = self.graph_loop(var, &mut items, body, iter.span);
-            self.loop_depth -= 1;
-            items.finish(self);
-            return result;
-        }
-        let result = self.run_loop(body, |s| match items.next(s)? {
-            Some(item) => {
-                s.check_interrupt().map_err(|e| e.at(iter.span))?;
-                s.assign(var, item)?;
-                Ok(true)
-            }
-            None => Ok(false),
-        });
+        self.loop_depth += 1;
+        let result = if self.loop_graphs_apply(&items) {
+            self.graph_loop(var, &mut items, body, iter.span)
+        } else {
+            self.plain_loop(var, Vec::new(), &mut items, body, iter.span)
+        };
+        self.loop_depth -= 1;
         items.finish(self);
         result
     }
 
-    /// A `for` or `while` loop: `next` readies the next iteration (false:
-    /// the loop ends), then the body runs. The one place `loop_depth` counts
-    /// a loop, so `break`/`continue` inside any loop are in a loop.
+    /// A `for` loop's iterations, as usual: `first` (items already taken,
+    /// `loop_graph.rs`), then the rest of `items`.
+    pub(super) fn plain_loop(
+        &mut self,
+        var: &Target,
+        first: Vec<Value>,
+        items: &mut Iter,
+        body: &Block,
+        iter_span: gcalc_lang::Span,
+    ) -> Result<Flow> {
+        let mut first = first.into_iter();
+        loop {
+            let item = match first.next() {
+                Some(item) => item,
+                None => match items.next(self)? {
+                    Some(item) => item,
+                    None => break,
+                },
+            };
+            self.check_interrupt().map_err(|e| e.at(iter_span))?;
+            self.assign(var, item)?;
+            match self.exec_block(&body.stmts)? {
+                Flow::Break => break,
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+        }
+        Ok(Flow::Normal(None))
+    }
+
+    /// A `while` loop: `next` readies the next iteration (false: the loop
+    /// ends), then the body runs. `loop_depth` counts every loop here and in
+    /// `exec_for`, so `break`/`continue` inside any loop are in a loop.
     fn run_loop(
         &mut self,
         body: &Block,

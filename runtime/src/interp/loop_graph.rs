@@ -10,9 +10,10 @@
 //!    in scope, GPU arrays by buffer address and layout, host values by
 //!    identity or value, the generator, the flags); during each, anything
 //!    the body does that a replay would skip is noted (`Watch`): reading
-//!    the loop variable, output, writing a host array, a builtin with
-//!    effects (`has_effects`: printing, files, plots, random draws,
-//!    devices...), and on the GPU a sync, a host copy or a pool call
+//!    the loop variable other than as `i % n` (a mini-batch index: the
+//!    residues are noted, and a replayed item must give the same ones),
+//!    output, writing a host array, a builtin with effects (`has_effects`:
+//!    printing, files, plots, random draws, devices...), and on the GPU a sync, a host copy or a pool call
 //!    (`host_events`). Once `p` (1 to `PERIOD`) clean iterations on one GPU
 //!    lead back to a state seen `p` iterations earlier, the body is periodic.
 //! 2. *Capture*: the next `p` iterations are interpreted with the GPU's
@@ -35,12 +36,13 @@ use crate::error::Result;
 use crate::output::{DisplayData, Output, Progress};
 use crate::value::Value;
 use gcalc_lang::ast::{Block, Target};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// Iterations watched for a period before the loop runs as usual.
-const WATCH: usize = 8;
-/// Longest period looked for (iterations recorded in one graph).
-const PERIOD: usize = 4;
+const WATCH: usize = 40;
+/// Longest period looked for (iterations recorded in one graph): enough for
+/// `j = i % 10` picking one of ten batches while buffers rotate in twos.
+const PERIOD: usize = 32;
 /// Captures tried before the loop runs as usual.
 const ATTEMPTS: usize = 3;
 /// Fewest iterations a loop must have for a graph to be worth making.
@@ -53,14 +55,20 @@ pub(crate) struct Watch {
     var: String,
     /// The first thing seen that a replay would skip.
     pub(crate) tainted: Cell<Option<&'static str>>,
+    /// Set just before the loop variable is read as the left side of `%`.
+    residue_read: Cell<bool>,
+    /// `(n, i % n)` for each `i % n` the body computed, in order: all it
+    /// saw of the loop variable `i`.
+    residues: RefCell<Vec<(i64, i64)>>,
 }
 
 impl Watch {
     /// A read of variable `n` (every read passes here while watched).
     #[inline]
     pub(crate) fn read(&self, n: &str) {
-        if n == self.var {
-            self.taint("the body reads the loop variable");
+        let residue = self.residue_read.replace(false);
+        if n == self.var && !residue {
+            self.taint("the body reads the loop variable (other than as `i % n`)");
         }
     }
     /// A write of variable `n`: the loop variable must end as the loop left it.
@@ -75,6 +83,10 @@ impl Watch {
             self.tainted.set(Some(why));
         }
     }
+    /// Whether `e` names the loop variable (`i % n` is then watched apart).
+    pub(crate) fn is_var(&self, e: &gcalc_lang::ast::Expr) -> bool {
+        matches!(&e.kind, gcalc_lang::ast::ExprKind::Name(n) if *n == self.var)
+    }
 }
 
 /// The loop's state at an iteration boundary, and the GPU counters then.
@@ -84,9 +96,20 @@ struct Mark {
     host_writes: u64,
 }
 
+/// `(n, i % n)` for each `i % n` each recorded iteration took of its item `i`.
+type Residues = Vec<Vec<(i64, i64)>>;
+
+/// What one watched iteration showed: the first thing a replay would skip,
+/// and the residues it took of the loop variable.
+struct Seen {
+    taint: Option<&'static str>,
+    residues: Vec<(i64, i64)>,
+}
+
 enum Stage {
     Watch,
-    Replay(LoopGraph, usize),
+    /// The graph of `residues.len()` iterations.
+    Replay(LoopGraph, Residues),
     Plain,
 }
 
@@ -108,6 +131,39 @@ fn debug(msg: impl FnOnce() -> String) {
 }
 
 impl Interp {
+    /// `i % n` on the loop variable `i` of a watched loop: the one way the
+    /// body may see `i`, since a replayed item with the same residues gives
+    /// the same iteration (`Replay` checks each item's residues). `i % n`
+    /// of anything but integers taints the iteration.
+    pub(super) fn watched_residue(
+        &mut self,
+        lhs: &gcalc_lang::ast::Expr,
+        rhs: &gcalc_lang::ast::Expr,
+        span: gcalc_lang::Span,
+    ) -> Result<super::eval::Node> {
+        use crate::ops::fuse::{EwNode, Operand};
+        if let Some(w) = &self.watch {
+            w.residue_read.set(true);
+        }
+        let l = self.ew_node(lhs)?;
+        let r = self.ew_node(rhs)?;
+        let n = match (&l, &r) {
+            (Ok(EwNode::Leaf(Operand::Int(_))), Ok(EwNode::Leaf(Operand::Int(n)))) => Some(*n),
+            _ => None,
+        };
+        let node = self.binary_node(gcalc_lang::ast::BinOp::Mod, l, r, span)?;
+        let v = self.node_to_value(node)?;
+        if let Some(w) = &self.watch {
+            match (n, &v) {
+                (Some(n), &Value::Int(res)) => w.residues.borrow_mut().push((n, res)),
+                _ => w.taint("the body takes `i % n` of the loop variable with a non-integer"),
+            }
+        }
+        Ok(super::eval::leaf(v))
+    }
+}
+
+impl Interp {
     /// Whether a `for` loop starting now may be made into a graph.
     pub(super) fn loop_graphs_apply(&self, items: &Iter) -> bool {
         self.flags.loop_graphs
@@ -121,7 +177,7 @@ impl Interp {
     }
 
     /// A `for` loop over `items` that watches its body and replays it as a
-    /// graph once it repeats (module docs). `Ok(flow)` as `run_loop` gives.
+    /// graph once it repeats (module docs). `Ok(flow)` as `plain_loop` gives.
     pub(super) fn graph_loop(
         &mut self,
         var: &Target,
@@ -130,16 +186,18 @@ impl Interp {
         iter_span: gcalc_lang::Span,
     ) -> Result<Flow> {
         let Target::Name(id) = var else {
-            return self.plain_loop(var, items, body, iter_span);
+            return self.plain_loop(var, Vec::new(), items, body, iter_span);
         };
         let holds = devices::gpu_counters()
             .iter()
             .map(|&(i, ..)| devices::hold_blocks(i))
             .collect::<Result<Vec<_>>>()?;
-        let mut marks: Vec<(Mark, bool)> = Vec::new();
+        let mut marks: Vec<(Mark, bool, Vec<(i64, i64)>)> = Vec::new();
         let mut stage = Stage::Watch;
         let mut last: Option<Value> = None;
         let mut attempts = 0;
+        // Items taken but not run when the loop goes on as usual.
+        let mut pending: Vec<Value> = Vec::new();
         loop {
             match stage {
                 Stage::Plain => break,
@@ -150,20 +208,20 @@ impl Interp {
                     self.check_interrupt().map_err(|e| e.at(iter_span))?;
                     self.assign(var, item)?;
                     let start = self.mark(&id.name);
-                    let (flow, taint) = self.watched(&id.name, |s| s.exec_block(&body.stmts));
+                    let (flow, seen) = self.watched(&id.name, |s| s.exec_block(&body.stmts));
                     match flow? {
                         Flow::Break => return Ok(Flow::Normal(None)),
                         Flow::Return(v) => return Ok(Flow::Return(v)),
                         _ => {}
                     }
-                    let clean = taint.is_none();
-                    if let Some(why) = taint {
+                    let clean = seen.taint.is_none();
+                    if let Some(why) = seen.taint {
                         debug(|| format!("iteration {} not replayable: {why}", marks.len()));
                     }
                     if marks.is_empty() {
-                        marks.push((start, true));
+                        marks.push((start, true, Vec::new()));
                     }
-                    marks.push((self.mark(&id.name), clean));
+                    marks.push((self.mark(&id.name), clean, seen.residues));
                     match self.find_period(&marks) {
                         Some((p, gpu)) => {
                             debug(|| {
@@ -176,7 +234,7 @@ impl Interp {
                             stage = match self
                                 .capture(var, items, body, iter_span, p, gpu, &mut last)?
                             {
-                                Some(g) => Stage::Replay(g, p),
+                                Some((g, residues)) => Stage::Replay(g, residues),
                                 // The buffers may settle later: watch again.
                                 None if attempts < ATTEMPTS => {
                                     marks.clear();
@@ -192,12 +250,20 @@ impl Interp {
                         None => {}
                     }
                 }
-                Stage::Replay(ref g, p) => {
-                    let mut pending: Vec<Value> = Vec::with_capacity(p);
+                Stage::Replay(ref g, ref residues) => {
+                    let p = residues.len();
                     while let Some(item) = items.next(self)? {
                         pending.push(item);
                         if pending.len() < p {
                             continue;
+                        }
+                        if !same_residues(&pending, residues) {
+                            debug(|| {
+                                "an item's residues differ from the recorded ones: \
+                                 the loop runs as usual"
+                                    .into()
+                            });
+                            break;
                         }
                         if let Err(e) = self.check_interrupt() {
                             // The iterations before this one ran.
@@ -214,42 +280,13 @@ impl Interp {
                     if let Some(v) = last.take() {
                         self.assign(var, v)?;
                     }
-                    // Fewer than `p` left: as usual.
-                    for item in pending {
-                        self.check_interrupt().map_err(|e| e.at(iter_span))?;
-                        self.assign(var, item)?;
-                        match self.exec_block(&body.stmts)? {
-                            Flow::Break => return Ok(Flow::Normal(None)),
-                            Flow::Return(v) => return Ok(Flow::Return(v)),
-                            _ => {}
-                        }
-                    }
-                    return Ok(Flow::Normal(None));
+                    break;
                 }
             }
         }
         drop(holds);
-        self.plain_loop(var, items, body, iter_span)
-    }
-
-    /// The rest of a `for` loop, as usual.
-    pub(super) fn plain_loop(
-        &mut self,
-        var: &Target,
-        items: &mut Iter,
-        body: &Block,
-        iter_span: gcalc_lang::Span,
-    ) -> Result<Flow> {
-        while let Some(item) = items.next(self)? {
-            self.check_interrupt().map_err(|e| e.at(iter_span))?;
-            self.assign(var, item)?;
-            match self.exec_block(&body.stmts)? {
-                Flow::Break => break,
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                _ => {}
-            }
-        }
-        Ok(Flow::Normal(None))
+        // Fewer than a period left, or a loop that does not repeat: as usual.
+        self.plain_loop(var, pending, items, body, iter_span)
     }
 
     /// Interpret `p` iterations with GPU `gpu` recording, launch what they
@@ -265,7 +302,7 @@ impl Interp {
         p: usize,
         gpu: u32,
         last: &mut Option<Value>,
-    ) -> Result<Option<LoopGraph>> {
+    ) -> Result<Option<(LoopGraph, Residues)>> {
         if items.len().is_some_and(|n| n < 2 * p as u64) {
             return Ok(None);
         }
@@ -276,7 +313,7 @@ impl Interp {
         devices::begin_capture(gpu).map_err(|e| e.at(iter_span))?;
         let mut flow = Ok(Flow::Normal(None));
         let mut taint = None;
-        let mut ran = 0;
+        let mut residues: Residues = Vec::with_capacity(p);
         for _ in 0..p {
             let item = match items.next(self) {
                 Ok(Some(item)) => item,
@@ -291,9 +328,9 @@ impl Interp {
                 flow = Err(e);
                 break;
             }
-            let (f, t) = self.watched(&id.name, |s| s.exec_block(&body.stmts));
-            ran += 1;
-            taint = taint.or(t);
+            let (f, seen) = self.watched(&id.name, |s| s.exec_block(&body.stmts));
+            residues.push(seen.residues);
+            taint = taint.or(seen.taint);
             match f {
                 Ok(Flow::Normal(_) | Flow::Continue) => {}
                 other => {
@@ -325,7 +362,7 @@ impl Interp {
         let end = self.mark(&id.name);
         let why = if let Some(t) = taint {
             Some(t)
-        } else if ran < p {
+        } else if residues.len() < p {
             Some("the loop ended")
         } else if start.words.is_none() || start.words != end.words {
             Some("the state did not come back")
@@ -342,7 +379,7 @@ impl Interp {
                         g.nodes()
                     )
                 });
-                Ok(Some(g))
+                Ok(Some((g, residues)))
             }
             (why, _) => {
                 debug(|| {
@@ -356,16 +393,17 @@ impl Interp {
         }
     }
 
-    /// Run `f` with the body watched: what it returned, and the first thing
-    /// seen that a replay would skip.
+    /// Run `f` with the body watched: what it returned, and what it showed.
     fn watched(
         &mut self,
         var: &str,
         f: impl FnOnce(&mut Self) -> Result<Flow>,
-    ) -> (Result<Flow>, Option<&'static str>) {
+    ) -> (Result<Flow>, Seen) {
         self.watch = Some(Box::new(Watch {
             var: var.to_string(),
             tainted: Cell::new(None),
+            residue_read: Cell::new(false),
+            residues: RefCell::new(Vec::new()),
         }));
         let inner = std::mem::replace(&mut self.out, Box::new(crate::output::Captured::default()));
         self.out = Box::new(WatchedOutput { inner, used: false });
@@ -376,12 +414,18 @@ impl Interp {
             .into_watched()
             .expect("the watched output is the one put there");
         self.out = inner;
-        let w = self.watch.take();
-        let mut taint = w.and_then(|w| w.tainted.get());
-        if used {
-            taint = taint.or(Some("the body writes output"));
+        let mut seen = Seen {
+            taint: None,
+            residues: Vec::new(),
+        };
+        if let Some(w) = self.watch.take() {
+            seen.taint = w.tainted.get();
+            seen.residues = w.residues.into_inner();
         }
-        (r, taint)
+        if used {
+            seen.taint = seen.taint.or(Some("the body writes output"));
+        }
+        (r, seen)
     }
 
     fn mark(&self, var: &str) -> Mark {
@@ -414,21 +458,27 @@ impl Interp {
     }
 
     /// A period `p` and the GPU: the last `p` iterations were clean, used one
-    /// GPU, and came back to the state before them.
-    fn find_period(&self, marks: &[(Mark, bool)]) -> Option<(usize, u32)> {
+    /// GPU, came back to the state before them, and took the same residues
+    /// of the loop variable as the `p` before them (`marks[k]`: the state
+    /// after iteration `k`, whether it was clean, its residues).
+    fn find_period(&self, marks: &[(Mark, bool, Vec<(i64, i64)>)]) -> Option<(usize, u32)> {
         let n = marks.len() - 1;
         let now = marks[n].0.words.as_ref()?;
-        for p in 1..=PERIOD.min(n) {
+        'periods: for p in 1..=PERIOD.min(n) {
             let then = &marks[n - p].0;
             if then.words.as_ref() != Some(now) {
                 continue;
             }
             let mut gpu = None;
             for k in n - p..n {
-                if !marks[k + 1].1 {
+                let (ref after, clean, ref residues) = marks[k + 1];
+                if !residues.is_empty() && (k < p || marks[k + 1 - p].2 != *residues) {
+                    continue 'periods;
+                }
+                if !clean {
                     return None;
                 }
-                let g = self.gpu_use(&marks[k].0, &marks[k + 1].0)?;
+                let g = self.gpu_use(&marks[k].0, after)?;
                 if gpu.is_some_and(|x| x != g) {
                     return None;
                 }
@@ -466,6 +516,19 @@ impl Interp {
         }
         Some(w)
     }
+}
+
+/// Whether the items of a period give the residues the recorded iterations
+/// took (`i % n` as Python's: the sign of `n`).
+fn same_residues(items: &[Value], residues: &Residues) -> bool {
+    items.iter().zip(residues).all(|(item, rs)| {
+        rs.is_empty()
+            || matches!(item, Value::Int(i) if rs.iter().all(|&(n, r)| {
+                let m = i.wrapping_rem(n);
+                let m = if m != 0 && (m < 0) != (n < 0) { m + n } else { m };
+                m == r
+            }))
+    })
 }
 
 fn hash(x: impl std::hash::Hash) -> u64 {
@@ -604,6 +667,20 @@ mod tests {
             let def = lookup(name).unwrap_or_else(|| panic!("{name} is a builtin"));
             assert!(!has_effects(def), "{name} has no effects");
         }
+    }
+
+    #[test]
+    fn residues_are_pythons() {
+        let rec = |rs: &[(i64, i64)]| vec![rs.to_vec()];
+        let ok = |i: i64, rs: &[(i64, i64)]| same_residues(&[Value::Int(i)], &rec(rs));
+        assert!(ok(13, &[(10, 3)]) && !ok(14, &[(10, 3)]));
+        // The sign of the divisor, as `-7 % 3 == 2` and `7 % -3 == -2`.
+        assert!(ok(-7, &[(3, 2)]) && ok(7, &[(-3, -2)]) && ok(-6, &[(-3, 0)]));
+        assert!(ok(i64::MIN, &[(-1, 0)]));
+        // Every residue an iteration took; none taken: any item.
+        assert!(ok(14, &[(10, 4), (4, 2)]) && !ok(14, &[(10, 4), (4, 1)]));
+        assert!(same_residues(&[Value::Float(1.5)], &vec![vec![]]));
+        assert!(!same_residues(&[Value::Float(1.5)], &rec(&[(2, 1)])));
     }
 
     #[test]

@@ -113,6 +113,33 @@ for k in range(61) {
 }
 
 #[test]
+fn a_minibatch_index_taken_as_i_mod_n_replays() {
+    if !have_gpu() {
+        return;
+    }
+    // `j = i % nb` picks the batch: the body sees `i` only through its
+    // residue, so a period of `nb` iterations replays; 103 leaves a remainder.
+    let code = "seed(2); B = 16; nb = 4; X = randn((B * nb, 8)); Y = randn((B * nb, 2))
+W = randn((8, 2)) * 0.1
+fn loss(W, x, y) { mean((x @ W - y) ** 2) }
+step = grad(loss, 0)
+for i in range(103) {
+    j = i % nb
+    x = X[j * B:(j + 1) * B]; y = Y[j * B:(j + 1) * B]
+    W -= 0.1 * step(W, x, y)
+}";
+    let n = check(code, "(W[0], j, i, loss(W, X, Y))", 1e-4);
+    assert!(n > 5, "replayed {n} times");
+    // The residue goes into the arithmetic: a period of two.
+    let n = check(
+        "x = zeros(3); for i in range(60) { x += i % 2 }",
+        "(x, i)",
+        1e-9,
+    );
+    assert!(n > 10, "replayed {n} times");
+}
+
+#[test]
 fn an_elementwise_stencil_replays() {
     if !have_gpu() {
         return;
@@ -131,7 +158,8 @@ fn loops_a_replay_would_change_run_as_usual() {
     let cases = [
         // reads the loop variable
         ("x = zeros(4); for i in range(40) { x = x + i }", "x"),
-        // reads it only now and then
+        // reads it only now and then (the residue of 10 never repeats
+        // with the counter)
         (
             "x = zeros(4); c = 0; for i in range(40) { x += 1; if i % 10 == 0 { c = c + 1 } }",
             "(x, c)",
