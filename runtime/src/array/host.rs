@@ -37,6 +37,10 @@ pub trait Element: Copy + Send + Sync + PartialEq + std::fmt::Debug + Default + 
     fn parts(self) -> (f64, f64);
     /// From (real, imaginary); a real dtype keeps the real part (NumPy's cast).
     fn from_parts(re: f64, im: f64) -> Self;
+    /// `f` over a buffer of `n` elements of this thread's scratch (contents
+    /// unspecified): gathers of strided reductions allocate nothing per lane.
+    /// A nested use on the same thread gets a fresh buffer.
+    fn with_scratch<R>(n: usize, f: impl FnOnce(&mut [Self]) -> R) -> R;
 }
 
 macro_rules! element {
@@ -94,6 +98,21 @@ macro_rules! element {
             #[inline(always)]
             fn from_parts(re: f64, im: f64) -> Self {
                 ($fromp)(re, im)
+            }
+            fn with_scratch<R>(n: usize, f: impl FnOnce(&mut [Self]) -> R) -> R {
+                thread_local! {
+                    static SCRATCH: std::cell::RefCell<Vec<$t>> =
+                        const { std::cell::RefCell::new(Vec::new()) };
+                }
+                SCRATCH.with(|c| match c.try_borrow_mut() {
+                    Ok(mut v) => {
+                        if v.len() < n {
+                            v.resize(n, <$t>::default());
+                        }
+                        f(&mut v[..n])
+                    }
+                    Err(_) => f(&mut vec![<$t>::default(); n]),
+                })
             }
         }
     };

@@ -6,7 +6,7 @@
 //! are walked in memory order; when a kept axis lies inside them, the row
 //! path (`reduce_rows.rs`) takes over.
 
-use super::reduce_lane::Lane;
+use super::reduce_lane::{Bases, Lane};
 use super::reduce_rows::{RowPlan, run_rows};
 use crate::array::{Array, Element, HostData, layout};
 use crate::dtype::DType;
@@ -116,7 +116,12 @@ impl Plan {
                 let (k, st) = (ms.len() - 1, &mst[0]);
                 Lane::Runs {
                     d,
-                    bases: layout::OffsetIter::new(&ms[..k], &st[..k], base),
+                    bases: match k {
+                        0 => Bases::One(std::iter::once(base)),
+                        _ => {
+                            Bases::Many(Box::new(layout::OffsetIter::new(&ms[..k], &st[..k], base)))
+                        }
+                    },
                     len: ms[k],
                     stride: st[k],
                     stop: &self.stop,

@@ -24,6 +24,32 @@ const GATHER: usize = 2048;
 /// argmax): pieces then grow 4x up to `GATHER`.
 const FIRST_TEST: usize = 16;
 
+/// The offsets where a lane's runs start: one (a strided lane of a single
+/// run, the common case: `sum(m[:, ::2], axis=1)`), or an iterator over the
+/// outer reduced axes. The single run costs no iterator set-up per lane.
+#[derive(Clone)]
+pub(super) enum Bases {
+    One(std::iter::Once<usize>),
+    Many(Box<layout::OffsetIter>),
+}
+
+impl Iterator for Bases {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Bases::One(o) => o.next(),
+            Bases::Many(it) => it.next(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Bases::One(o) => o.size_hint(),
+            Bases::Many(it) => it.size_hint(),
+        }
+    }
+}
+
 /// The reduced elements of one output position.
 #[derive(Clone)]
 pub(super) enum Lane<'a, S> {
@@ -31,7 +57,7 @@ pub(super) enum Lane<'a, S> {
     /// Runs of `len` elements `stride` apart, one from each offset of `bases`.
     Runs {
         d: &'a [S],
-        bases: layout::OffsetIter,
+        bases: Bases,
         len: usize,
         stride: isize,
         /// Looked at before each run: an interrupt ends a long lane early
@@ -48,28 +74,33 @@ pub(super) fn typed<S: Element, T: Element>(s: &[S]) -> Option<&[T]> {
     })
 }
 
-/// `f` over a strided run folded in 8 accumulators (a fixed order): the
-/// sum, or the product when `MUL`.
-fn strided_fold<S: Copy, const MUL: bool>(
+/// `f` over a strided run: gathered `GATHER` elements at a time into a
+/// buffer that stays in L1, each piece through the SIMD kernel (as a
+/// contiguous run), the pieces combined in order: the sum, or the product
+/// when `MUL`.
+fn gathered_fold<S: Element, const MUL: bool>(
     d: &[S],
     b: usize,
     len: usize,
     st: isize,
     f: impl Fn(S) -> f64,
 ) -> f64 {
-    let at = |k: usize| d[(b as isize + k as isize * st) as usize];
-    let mut acc = [identity::<MUL>(); 8];
-    let full = len / 8 * 8;
-    for k in (0..full).step_by(8) {
-        for (j, a) in acc.iter_mut().enumerate() {
-            *a = combine::<MUL>(*a, f(at(k + j)));
+    S::with_scratch(len.min(GATHER), |buf| {
+        let mut acc = identity::<MUL>();
+        let mut k = 0;
+        while k < len {
+            let n = (len - k).min(GATHER);
+            gather(
+                d,
+                (b as isize + k as isize * st) as usize,
+                st,
+                &mut buf[..n],
+            );
+            acc = combine::<MUL>(acc, fold_run::<S, MUL>(&buf[..n], &f));
+            k += n;
         }
-    }
-    let mut s = total::<MUL>(acc.into_iter());
-    for k in full..len {
-        s = combine::<MUL>(s, f(at(k)));
-    }
-    s
+        acc
+    })
 }
 
 /// A contiguous piece through the SIMD kernel.
@@ -130,7 +161,7 @@ impl<S: Element> Lane<'_, S> {
                         let part = if stride == 1 {
                             fold_run::<S, MUL>(&d[at..at + n], &f)
                         } else {
-                            strided_fold::<S, MUL>(d, at, n, stride, &f)
+                            gathered_fold::<S, MUL>(d, at, n, stride, &f)
                         };
                         acc = combine::<MUL>(acc, part);
                         k0 += n;
@@ -181,33 +212,31 @@ impl<S: Element> Lane<'_, S> {
             return;
         }
         // Sized to what is read (short lanes that stop early are many).
-        let cap = GATHER.min(len.saturating_mul(bases.size_hint().0));
-        let (mut want, mut fill) = (first.clamp(1, cap.max(1)), 0);
-        let mut buf = vec![S::default(); want];
-        for b in bases {
-            if stop.requested() {
-                return;
-            }
-            let mut k = 0;
-            while k < len {
-                let n = (len - k).min(want - fill);
-                let at = (b as isize + k as isize * stride) as usize;
-                gather(d, at, stride, &mut buf[fill..fill + n]);
-                (fill, k) = (fill + n, k + n);
-                if fill == want {
-                    if f(&buf[..fill]) {
-                        return;
-                    }
-                    (fill, want) = (0, (want * 4).min(cap));
-                    if buf.len() < want {
-                        buf.resize(want, S::default());
+        let cap = GATHER.min(len.saturating_mul(bases.size_hint().0)).max(1);
+        S::with_scratch(cap, |buf| {
+            let (mut want, mut fill) = (first.clamp(1, cap), 0);
+            for b in bases {
+                if stop.requested() {
+                    return;
+                }
+                let mut k = 0;
+                while k < len {
+                    let n = (len - k).min(want - fill);
+                    let at = (b as isize + k as isize * stride) as usize;
+                    gather(d, at, stride, &mut buf[fill..fill + n]);
+                    (fill, k) = (fill + n, k + n);
+                    if fill == want {
+                        if f(&buf[..fill]) {
+                            return;
+                        }
+                        (fill, want) = (0, (want * 4).min(cap));
                     }
                 }
             }
-        }
-        if fill > 0 {
-            f(&buf[..fill]);
-        }
+            if fill > 0 {
+                f(&buf[..fill]);
+            }
+        })
     }
 
     /// `any`: whether some element is nonzero; else whether all are. Stops
@@ -234,6 +263,13 @@ impl<S: Element> Lane<'_, S> {
                 }
             }
             l => {
+                // Random data decide at the first element: no buffer for it.
+                if let Lane::Runs { d, bases, .. } = &l
+                    && let Some(b) = bases.clone().next()
+                    && test(&d[b..b + 1]) == any
+                {
+                    return any;
+                }
                 let mut decided = false;
                 l.pieces(FIRST_TEST, |s| {
                     decided = test(s) == any;
