@@ -115,7 +115,7 @@ static TABLE: &[(&str, Meaning)] = &[
     ("empty_like", Missing("zeros_like(x)")), ("logical_xor", Missing("a ^ b on bool arrays")),
     ("fmax", Missing("")), ("fmin", Missing("")), ("gcd", Missing("")), ("lcm", Missing("")),
     ("logspace", Missing("")), ("geomspace", Missing("")), ("gradient", Missing("")),
-    ("trapz", Missing("")), ("polyfit", Missing("")), ("polyval", Missing("")),
+    ("trapz", Is("trapezoid")), ("polyfit", Missing("")), ("polyval", Missing("")),
     ("select", Missing("")), ("vectorize", Missing("")), ("apply_along_axis", Missing("")),
     ("savetxt", Missing("save(\"x.npy\", x)")), ("loadtxt", Missing("load(\"x.npy\")")),
     ("set_printoptions", Missing("")), ("reversed", Missing("xs[::-1] on a list, or xs.reverse()")),

@@ -218,6 +218,18 @@ impl GradFunc {
                 ))
                 .with_help("reduce it first, e.g. sum(...) or mean(...)"));
             }
+            // A plain number after work on the tracked arguments came off the
+            // tape (`float(loss)`, `loss.item()`): its gradient would read as
+            // zero, silently. PyTorch and JAX refuse this too.
+            Value::Float(_) | Value::Int(_) | Value::Bool(_)
+                if tape.as_ref().is_some_and(|t| t.nodes.len() > leaves.len()) =>
+            {
+                return Err(Error::value(format!(
+                    "{}() returned a plain number, not an array: float(), int() or .item() of a tracked array leave the gradient tape, so the gradient would be zero",
+                    self.fname()
+                ))
+                .with_help("return the array itself, e.g. sum(x ** 2) rather than float(sum(x ** 2))"));
+            }
             Value::Float(_) | Value::Int(_) | Value::Bool(_) => Array::scalar(0.0f64),
             v => {
                 return Err(Error::value(format!(

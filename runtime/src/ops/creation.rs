@@ -264,9 +264,34 @@ pub fn dtype_device(a: &mut Args) -> Result<(Option<DType>, Option<Device>)> {
     Ok((d, dev))
 }
 
+/// `dtype` as NumPy's creation functions take it: the next positional
+/// argument or the keyword (`zeros((2, 3), int32)`, `array(x, "float64")`);
+/// `device` by keyword only. A number where the dtype goes is most often a
+/// shape written as separate arguments (`ones(2, 3)`): the error says so.
+pub fn dtype_device_positional(a: &mut Args) -> Result<(Option<DType>, Option<Device>)> {
+    let d = match a.opt("dtype")? {
+        None | Some(Value::None) => None,
+        Some(v @ (Value::Int(_) | Value::Float(_))) => {
+            return Err(Error::type_(format!(
+                "{}() got {} where the dtype goes",
+                a.name,
+                v.a_type_name()
+            ))
+            .at(a.span)
+            .with_help(format!(
+                "a shape is one argument, a tuple: {}((2, 3)); the dtype comes after it",
+                a.name
+            )));
+        }
+        Some(v) => Some(dtype_arg(&v)?),
+    };
+    let dev = a.kw("device").map(|v| device_arg(&v)).transpose()?;
+    Ok((d, dev))
+}
+
 fn array(i: &mut Interp, mut a: Args) -> Result<Value> {
     let v = a.req("values")?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["dtype", "device"])?;
     let dev = dev.unwrap_or_else(|| {
         if let Value::Array(x) = &v {
@@ -286,7 +311,7 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
         Some(v) => v,
         None => scalar_arg(&a.req("value")?, "value")?,
     };
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["dtype", "device"])?;
     // full() takes its dtype from the value as NumPy does; zeros/ones/empty default to floatX.
     let dt = dt.unwrap_or(match value {
@@ -322,7 +347,7 @@ fn eye(i: &mut Interp, mut a: Args) -> Result<Value> {
         .map(|v| crate::builtins::lang::int_arg(&v, "k"))
         .transpose()?
         .unwrap_or(0);
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["m", "k", "dtype", "device"])?;
     Ok(Array::eye(
         n,
@@ -336,7 +361,7 @@ fn eye(i: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn identity(i: &mut Interp, mut a: Args) -> Result<Value> {
     let n = size_arg(&a.req("n")?, "n")?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["dtype", "device"])?;
     Ok(Array::eye(
         n,
@@ -356,7 +381,7 @@ fn arange(i: &mut Interp, mut a: Args) -> Result<Value> {
         .map(|v| scalar_arg(&v, "step"))
         .transpose()?
         .unwrap_or(Scalar::Int(1));
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["stop", "step", "dtype", "device"])?;
     let (start, stop) = match second {
         Some(s) => (first, s),
@@ -380,7 +405,7 @@ fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
         .unwrap_or(50);
     let endpoint = true_or_false(a.opt("endpoint")?, "endpoint", true)?;
     let retstep = true_or_false(a.opt("retstep")?, "retstep", false)?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["num", "endpoint", "retstep", "dtype", "device"])?;
     let dev = dev.unwrap_or_else(|| i.default_device());
     let v: Value =
@@ -416,7 +441,7 @@ fn like(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
         Some(v) => v,
         None => scalar_arg(&a.req("value")?, "value")?,
     };
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["dtype", "device"])?;
     Ok(Array::full(
         x.shape(),

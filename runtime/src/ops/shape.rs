@@ -45,7 +45,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "expand_dims",
         "expand_dims(x, axis)",
-        "x with a new axis of length 1 at position axis. A view.",
+        "x with a new axis of length 1 at position axis (a tuple of axes: one at each, positions in the result, as NumPy). A view.",
         true,
         expand_dims,
         grad: crate::autodiff::rules::expand_dims
@@ -185,9 +185,35 @@ fn squeeze(i: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn expand_dims(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = array_arg(i, &a.req("x")?)?;
-    let axis = int_arg(&a.req("axis")?, "axis")?;
+    let axis = a.req("axis")?;
     a.finish()?;
-    Ok(x.expand_dims(axis)?.into())
+    let Some(axes) = axis.seq_items() else {
+        return Ok(x.expand_dims(int_arg(&axis, "axis")?)?.into());
+    };
+    // NumPy: each axis is a position in the result (ndim + len(axes) dims).
+    let out_ndim = (x.ndim() + axes.len()) as i64;
+    let mut pos = Vec::with_capacity(axes.len());
+    for v in axes.iter() {
+        let k = int_arg(v, "axis")?;
+        let p = if k < 0 { k + out_ndim } else { k };
+        if !(0..out_ndim).contains(&p) {
+            return Err(Error::index(format!(
+                "expand_dims: axis {k} is out of bounds for a result of {out_ndim} dimensions"
+            ))
+            .with_help(format!("axes run from -{out_ndim} to {}", out_ndim - 1)));
+        }
+        if pos.contains(&p) {
+            return Err(Error::value(format!("expand_dims: repeated axis {k}"))
+                .with_help("give each new axis once"));
+        }
+        pos.push(p);
+    }
+    pos.sort_unstable();
+    let mut y = x;
+    for p in pos {
+        y = y.expand_dims(p)?;
+    }
+    Ok(y.into())
 }
 
 fn flatten(i: &mut Interp, mut a: Args) -> Result<Value> {

@@ -15,7 +15,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::interp::{Args, Interp};
-use crate::ops::creation::{dtype_device, op, shape_arg};
+use crate::ops::creation::{dtype_device_positional, op, shape_arg};
 use crate::ops::{OpDef, OpKind};
 use crate::value::Value;
 
@@ -155,7 +155,7 @@ fn asarray(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "asarray";
     let v = a.req("a")?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     let copy = a.opt("copy")?.unwrap_or(Value::None);
     a.finish_with(&["dtype", "device", "copy"])?;
     let copy = match copy {
@@ -215,7 +215,7 @@ fn asarray(i: &mut Interp, mut a: Args) -> Result<Value> {
 
 fn empty_like(i: &mut Interp, mut a: Args) -> Result<Value> {
     let p = data(i, a.req("prototype")?, "empty_like", "prototype")?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     let shape = a.kw("shape").filter(|v| !matches!(v, Value::None));
     a.finish_with(&["dtype", "shape", "device"])?;
     let shape = match shape {
@@ -299,7 +299,7 @@ fn logspace(i: &mut Interp, mut a: Args) -> Result<Value> {
         None => 10.0,
         Some(v) => float(&v, name, "base")?,
     };
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["num", "endpoint", "base", "dtype", "device"])?;
     let y: Vec<f64> = linspace_f64(start, stop, num, endpoint)?
         .into_iter()
@@ -312,7 +312,7 @@ fn geomspace(i: &mut Interp, mut a: Args) -> Result<Value> {
     let span = a.span;
     let name = "geomspace";
     let (start, stop, num, endpoint) = spaced(name, i, &mut a)?;
-    let (dt, dev) = dtype_device(&mut a)?;
+    let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["num", "endpoint", "dtype", "device"])?;
     if start == 0.0 || stop == 0.0 {
         return Err(value_err(

@@ -49,8 +49,8 @@ pub static OPS: &[OpDef] = &[
     op!(
         "put",
         "put(a, ind, v, mode=\"raise\")",
-        "In place: a.flat[ind] = v, v (flattened) repeated to len(ind); mode \"raise\" (an index out of bounds is an error), \"wrap\" or \"clip\". Gives none.",
-        false,
+        "In place: a.flat[ind] = v, v (flattened) repeated to len(ind); mode \"raise\" (an index out of bounds is an error), \"wrap\" or \"clip\". Gives none. Also a method: a.put(ind, v).",
+        true,
         put
     ),
 ];
