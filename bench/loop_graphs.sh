@@ -23,6 +23,7 @@ sed -e 's/^seed(0)/set device = gpu\nseed(0)/' \
     "$here/logreg.gcalc" >"$tmp/lr.gcalc"
 sed -e 's/^set device = gpu/set device = gpu\nset loop_graphs = true/' \
     -e 's/logreg_10k_steps_gpu/logreg_10k_steps_gpu_graphs/' "$tmp/lr.gcalc" >"$tmp/lrg.gcalc"
+sed -i -e 's/^set device = gpu/set device = gpu\nset loop_graphs = false/' "$tmp/lr.gcalc"
 for m in mlp softmax_reg; do
   { echo "set device = gpu"; echo "set loop_graphs = true"; cat "$here/small_models/$m.gcalc"; } >"$tmp/$m.gcalc"
 done

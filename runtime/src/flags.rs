@@ -33,9 +33,9 @@ impl Default for Flags {
             allow_gc: true,
             launch_blocking: false,
             profile: false,
-            // Off until the capture has run on a GPU host (written without
-            // one; docs/GPU.md). Its tests set it either way.
-            loop_graphs: false,
+            // On since its tests and the training loops ran on an H100
+            // (bench/NOTES.md, twelfth session). Its tests set it either way.
+            loop_graphs: true,
             host_memory: crate::host_limits::Budget::Auto,
         }
     }

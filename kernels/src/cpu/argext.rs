@@ -1,21 +1,25 @@
-//! One-pass argmax/argmin of contiguous float32/float64 slices in AVX2
-//! registers, also on AVX-512 CPUs (a 512-bit form was written but removed
-//! untested: this session's machines had no AVX-512). Each lane keeps its
-//! running extreme and the index where it first appeared, so the slice is
-//! read once (the portable two-pass form, `argreduce::arg_extreme`, reads
-//! it twice and searches the second pass element by element: 2-3x NumPy's
-//! time on rows of a few hundred elements and on 1e7 elements). NaNs are
-//! only noted on the way; a slice holding one is handed to the portable
-//! form, whose first NaN wins.
+//! One-pass argmax/argmin of contiguous float32/float64/int64 slices in
+//! SIMD registers: AVX-512 (16 f32 or 8 f64/i64 lanes, compares into mask
+//! registers) where the CPU has it, else AVX2 for the floats. Each lane
+//! keeps its running extreme and the index where it first appeared, so the
+//! slice is read once (the portable two-pass form, `argreduce::arg_extreme`,
+//! reads it twice and searches the second pass element by element: 2-3x
+//! NumPy's time on rows of a few hundred elements and on 1e7 elements).
+//! NaNs are only noted on the way; a slice holding one is handed to the
+//! portable form, whose first NaN wins.
 
 use super::argreduce::arg_extreme;
 use super::simd::{Level, level};
 
-/// Element types with a one-pass AVX2 argmax.
+/// Element types with a one-pass SIMD argmax.
 pub trait ArgExt: Copy + PartialOrd {
     /// (extreme, its first index), or `None` when the slice holds a NaN or
-    /// the CPU lacks AVX2.
+    /// the CPU lacks the instructions (AVX2 for floats, AVX-512 for int64).
     fn one_pass<const MAX: bool>(x: &[Self]) -> Option<(Self, usize)>;
+    /// The portable form, for a slice the one pass declined.
+    fn two_pass<const MAX: bool>(x: &[Self]) -> (Self, usize) {
+        arg_extreme::<Self, MAX>(x)
+    }
 }
 
 /// (argmax (`MAX`) or argmin value, its first index) of a non-empty `x`,
@@ -24,7 +28,7 @@ pub trait ArgExt: Copy + PartialOrd {
 pub fn arg_extreme_fast<T: ArgExt, const MAX: bool>(x: &[T]) -> (T, usize) {
     match T::one_pass::<MAX>(x) {
         Some(r) => r,
-        None => arg_extreme::<T, MAX>(x),
+        None => T::two_pass::<MAX>(x),
     }
 }
 
@@ -36,9 +40,10 @@ macro_rules! impl_arg_ext {
                 #[cfg(target_arch = "x86_64")]
                 if !x.is_empty() && x.len() < $lim {
                     match level() {
-                        // SAFETY: `level()` checked AVX2 and FMA (AVX-512
-                        // CPUs have them too).
-                        Level::Avx512 | Level::Avx2 => return unsafe { v256::$f::<MAX>(x) },
+                        // SAFETY: `level()` checked AVX-512 (F, VL, BW, DQ).
+                        Level::Avx512 => return unsafe { v512::$f::<MAX>(x) },
+                        // SAFETY: `level()` checked AVX2 and FMA.
+                        Level::Avx2 => return unsafe { v256::$f::<MAX>(x) },
                         Level::Base => {}
                     }
                 }
@@ -50,6 +55,22 @@ macro_rules! impl_arg_ext {
 }
 impl_arg_ext!(f32, arg_f32, 1usize << 31);
 impl_arg_ext!(f64, arg_f64, usize::MAX);
+
+impl ArgExt for i64 {
+    #[inline]
+    fn one_pass<const MAX: bool>(x: &[i64]) -> Option<(i64, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        if !x.is_empty() && matches!(level(), Level::Avx512) {
+            // SAFETY: `level()` checked AVX-512.
+            return unsafe { v512::arg_i64::<MAX>(x) };
+        }
+        let _ = x;
+        None
+    }
+    fn two_pass<const MAX: bool>(x: &[i64]) -> (i64, usize) {
+        super::argreduce::arg_extreme_ord::<i64, MAX>(x)
+    }
+}
 
 /// The extreme among `best` (lane values, no NaN) and the least index in
 /// `at` holding it, then the scalar `tail` (numbered from `start`) folded in.
@@ -85,110 +106,204 @@ fn finish<T: Copy + PartialOrd, const MAX: bool>(
     Some((e, i))
 }
 
+/// One SIMD argmax, for one instruction set: four registers of `$w` lanes
+/// of `$t` with their `$i` indices, the last elements short of a register
+/// folded in one by one; `None` on a NaN. The instruction set comes in as
+/// closures: `$better(v, best)` a mask of the lanes where `v` wins
+/// (`$lt`/`$gt` for argmin/argmax), `$blend(m, a, b)` takes `b` where `m`,
+/// `$nan(acc, v)` notes NaNs and `$any(acc)` tells whether one was seen.
+#[cfg(target_arch = "x86_64")]
+macro_rules! arg_simd {
+    ($feat:literal, $name:ident, $t:ty, $i:ty, $w:expr, $set1:expr, $load:expr, $store:expr,
+     $gt:expr, $lt:expr, $blend:expr, $nan0:expr, $nan:expr, $any:expr,
+     $iload:expr, $istore:expr, $iblend:expr, $iadd:expr, $iset1:expr) => {
+        #[target_feature(enable = $feat)]
+        pub unsafe fn $name<const MAX: bool>(x: &[$t]) -> Option<($t, usize)> {
+            const W: usize = $w;
+            let (n, p) = (x.len(), x.as_ptr());
+            let mut best = [$set1(x[0]); 4];
+            let mut at = [$iset1(0 as $i); 4];
+            let mut lane = [0 as $i; W];
+            for (j, l) in lane.iter_mut().enumerate() {
+                *l = j as $i;
+            }
+            // SAFETY: `lane` holds W indices, one register.
+            let base = unsafe { $iload(lane.as_ptr()) };
+            let mut idx = [0, 1, 2, 3].map(|k| $iadd(base, $iset1((k * W) as $i)));
+            let step_all = $iset1((4 * W) as $i);
+            let mut nan = $nan0;
+            let mut i = 0;
+            // One register `k` at element `i` (a macro: a closure was not
+            // inlined with the function's target features).
+            macro_rules! step {
+                ($at:expr, $k:expr) => {{
+                    let k = $k;
+                    // SAFETY: the callers keep `i + W <= n`.
+                    let v = unsafe { $load(p.add($at)) };
+                    nan = $nan(nan, v);
+                    let m = if MAX {
+                        $gt(v, best[k])
+                    } else {
+                        $lt(v, best[k])
+                    };
+                    best[k] = $blend(m, best[k], v);
+                    at[k] = $iblend(m, at[k], idx[k]);
+                    idx[k] = $iadd(idx[k], step_all);
+                }};
+            }
+            while i + 4 * W <= n {
+                for k in 0..4 {
+                    step!(i + W * k, k);
+                }
+                i += 4 * W;
+            }
+            let mut k = 0;
+            while i + W <= n {
+                step!(i, k);
+                (i, k) = (i + W, k + 1);
+            }
+            if $any(nan) {
+                return None;
+            }
+            let (mut b, mut a) = ([0 as $t; 4 * W], [0 as $i; 4 * W]);
+            for k in 0..4 {
+                // SAFETY: W lanes into each W-element piece of the arrays.
+                unsafe {
+                    $store(b.as_mut_ptr().add(W * k), best[k]);
+                    $istore(a.as_mut_ptr().add(W * k), at[k]);
+                }
+            }
+            finish::<$t, MAX>(&b, |j| a[j] as usize, &x[i..], i)
+        }
+    };
+}
+
+/// AVX2: compares give all-ones lanes, blended with `blendv`.
 #[cfg(target_arch = "x86_64")]
 mod v256 {
     use super::finish;
     use std::arch::x86_64::*;
 
-    /// One AVX2 argmax: four registers of `$w` lanes of `$t` (vector type
-    /// `$v`, intrinsics suffix `$s`) with their `$i` indices, the last
-    /// elements short of a register folded in one by one; `None` on a NaN.
-    macro_rules! arg_avx2 {
-        ($name:ident, $t:ty, $i:ty, $w:expr, $set1:ident, $load:ident, $cmp:ident,
-         $or:ident, $blend:ident, $to:ident, $from:ident, $mask:ident, $store:ident,
-         $iadd:ident, $iset1:ident) => {
-            #[target_feature(enable = "avx2,fma")]
-            pub unsafe fn $name<const MAX: bool>(x: &[$t]) -> Option<($t, usize)> {
-                const W: usize = $w;
-                let (n, p) = (x.len(), x.as_ptr());
-                let mut best = [$set1(x[0]); 4];
-                let mut at = [_mm256_setzero_si256(); 4];
-                let mut lane = [0 as $i; W];
-                for (j, l) in lane.iter_mut().enumerate() {
-                    *l = j as $i;
-                }
-                // SAFETY: `lane` holds W indices, one register.
-                let base = unsafe { _mm256_loadu_si256(lane.as_ptr() as *const __m256i) };
-                let mut idx = [0, 1, 2, 3].map(|k| $iadd(base, $iset1((k * W) as $i)));
-                let mut nan = $set1(0.0);
-                let mut i = 0;
-                // One register `k` at element `i` (a macro: a closure was
-                // not inlined with the function's target features).
-                macro_rules! step {
-                    ($at:expr, $k:expr) => {{
-                        let k = $k;
-                        // SAFETY: the callers keep `i + W <= n`.
-                        let v = unsafe { $load(p.add($at)) };
-                        nan = $or(nan, $cmp::<_CMP_UNORD_Q>(v, v));
-                        let m = if MAX {
-                            $cmp::<_CMP_GT_OQ>(v, best[k])
-                        } else {
-                            $cmp::<_CMP_LT_OQ>(v, best[k])
-                        };
-                        best[k] = $blend(best[k], v, m);
-                        at[k] = $from($blend($to(at[k]), $to(idx[k]), m));
-                        idx[k] = $iadd(idx[k], $iset1((4 * W) as $i));
-                    }};
-                }
-                while i + 4 * W <= n {
-                    for k in 0..4 {
-                        step!(i + W * k, k);
-                    }
-                    i += 4 * W;
-                }
-                let mut k = 0;
-                while i + W <= n {
-                    step!(i, k);
-                    (i, k) = (i + W, k + 1);
-                }
-                if $mask(nan) != 0 {
-                    return None;
-                }
-                let (mut b, mut a) = ([0 as $t; 4 * W], [0 as $i; 4 * W]);
-                for k in 0..4 {
-                    // SAFETY: W lanes into each W-element piece of the arrays.
-                    unsafe {
-                        $store(b.as_mut_ptr().add(W * k), best[k]);
-                        _mm256_storeu_si256(a.as_mut_ptr().add(W * k) as *mut __m256i, at[k]);
-                    }
-                }
-                finish::<$t, MAX>(&b, |j| a[j] as usize, &x[i..], i)
-            }
-        };
-    }
-    arg_avx2!(
+    arg_simd!(
+        "avx2,fma",
         arg_f32,
         f32,
         i32,
         8,
         _mm256_set1_ps,
         _mm256_loadu_ps,
-        _mm256_cmp_ps,
-        _mm256_or_ps,
-        _mm256_blendv_ps,
-        _mm256_castsi256_ps,
-        _mm256_castps_si256,
-        _mm256_movemask_ps,
         _mm256_storeu_ps,
+        |a, b| _mm256_cmp_ps::<_CMP_GT_OQ>(a, b),
+        |a, b| _mm256_cmp_ps::<_CMP_LT_OQ>(a, b),
+        |m, a, b| _mm256_blendv_ps(a, b, m),
+        _mm256_setzero_ps(),
+        |acc, v| _mm256_or_ps(acc, _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v)),
+        |acc| _mm256_movemask_ps(acc) != 0,
+        |p: *const i32| _mm256_loadu_si256(p as *const __m256i),
+        |p: *mut i32, v| _mm256_storeu_si256(p as *mut __m256i, v),
+        |m, a, b| _mm256_castps_si256(_mm256_blendv_ps(
+            _mm256_castsi256_ps(a),
+            _mm256_castsi256_ps(b),
+            m
+        )),
         _mm256_add_epi32,
         _mm256_set1_epi32
     );
-    arg_avx2!(
+    arg_simd!(
+        "avx2,fma",
         arg_f64,
         f64,
         i64,
         4,
         _mm256_set1_pd,
         _mm256_loadu_pd,
-        _mm256_cmp_pd,
-        _mm256_or_pd,
-        _mm256_blendv_pd,
-        _mm256_castsi256_pd,
-        _mm256_castpd_si256,
-        _mm256_movemask_pd,
         _mm256_storeu_pd,
+        |a, b| _mm256_cmp_pd::<_CMP_GT_OQ>(a, b),
+        |a, b| _mm256_cmp_pd::<_CMP_LT_OQ>(a, b),
+        |m, a, b| _mm256_blendv_pd(a, b, m),
+        _mm256_setzero_pd(),
+        |acc, v| _mm256_or_pd(acc, _mm256_cmp_pd::<_CMP_UNORD_Q>(v, v)),
+        |acc| _mm256_movemask_pd(acc) != 0,
+        |p: *const i64| _mm256_loadu_si256(p as *const __m256i),
+        |p: *mut i64, v| _mm256_storeu_si256(p as *mut __m256i, v),
+        |m, a, b| _mm256_castpd_si256(_mm256_blendv_pd(
+            _mm256_castsi256_pd(a),
+            _mm256_castsi256_pd(b),
+            m
+        )),
         _mm256_add_epi64,
         _mm256_set1_epi64x
+    );
+}
+
+/// AVX-512: compares into mask registers, blended by mask.
+#[cfg(target_arch = "x86_64")]
+mod v512 {
+    use super::finish;
+    use std::arch::x86_64::*;
+
+    arg_simd!(
+        "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma",
+        arg_f32,
+        f32,
+        i32,
+        16,
+        _mm512_set1_ps,
+        _mm512_loadu_ps,
+        _mm512_storeu_ps,
+        |a, b| _mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b),
+        |a, b| _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b),
+        _mm512_mask_blend_ps,
+        0u16,
+        |acc: u16, v| acc | _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v),
+        |acc: u16| acc != 0,
+        _mm512_loadu_epi32,
+        _mm512_storeu_epi32,
+        _mm512_mask_blend_epi32,
+        _mm512_add_epi32,
+        _mm512_set1_epi32
+    );
+    arg_simd!(
+        "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma",
+        arg_f64,
+        f64,
+        i64,
+        8,
+        _mm512_set1_pd,
+        _mm512_loadu_pd,
+        _mm512_storeu_pd,
+        |a, b| _mm512_cmp_pd_mask::<_CMP_GT_OQ>(a, b),
+        |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b),
+        _mm512_mask_blend_pd,
+        0u8,
+        |acc: u8, v| acc | _mm512_cmp_pd_mask::<_CMP_UNORD_Q>(v, v),
+        |acc: u8| acc != 0,
+        _mm512_loadu_epi64,
+        _mm512_storeu_epi64,
+        _mm512_mask_blend_epi64,
+        _mm512_add_epi64,
+        _mm512_set1_epi64
+    );
+    arg_simd!(
+        "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma",
+        arg_i64,
+        i64,
+        i64,
+        8,
+        _mm512_set1_epi64,
+        _mm512_loadu_epi64,
+        _mm512_storeu_epi64,
+        _mm512_cmpgt_epi64_mask,
+        _mm512_cmplt_epi64_mask,
+        _mm512_mask_blend_epi64,
+        (),
+        |_: (), _v| (),
+        |_: ()| false,
+        _mm512_loadu_epi64,
+        _mm512_storeu_epi64,
+        _mm512_mask_blend_epi64,
+        _mm512_add_epi64,
+        _mm512_set1_epi64
     );
 }
 
@@ -254,6 +369,21 @@ mod tests {
                         )
                     };
                     assert_eq!(a.1, b.1, "f32 n={n} case={case} max={max}");
+                    if case != 5 {
+                        let z: Vec<i64> = x.iter().map(|&v| (v * 3.0) as i64).collect();
+                        let (a, b) = if max {
+                            (
+                                arg_extreme_fast::<i64, true>(&z),
+                                arg_extreme::<i64, true>(&z),
+                            )
+                        } else {
+                            (
+                                arg_extreme_fast::<i64, false>(&z),
+                                arg_extreme::<i64, false>(&z),
+                            )
+                        };
+                        assert_eq!(a, b, "i64 n={n} case={case} max={max}");
+                    }
                 }
             }
         }

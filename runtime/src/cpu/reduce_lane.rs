@@ -407,7 +407,7 @@ impl<S: Element> Lane<'_, S> {
             DType::Float32 => go!(f32, arg_extreme_fast),
             DType::Float64 => go!(f64, arg_extreme_fast),
             DType::Int32 => go!(i32, arg_extreme_ord),
-            DType::Int64 => go!(i64, arg_extreme_ord),
+            DType::Int64 => go!(i64, arg_extreme_fast),
             DType::Bool => {
                 let (mut at, mut seen) = (None, 0usize);
                 self.pieces(FIRST_TEST, |s| {

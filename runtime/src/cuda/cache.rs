@@ -18,7 +18,9 @@
 //!   every freed block is kept whatever its size, so the next iteration finds
 //!   each block it needs here and calls neither cuMemAllocAsync nor
 //!   cuMemFreeAsync (a graph must not allocate); `release` ends the hold and
-//!   hands back what the limits above would not have kept.
+//!   hands back what the limits above would not have kept. Under a hold a
+//!   request takes the free block of lowest address, so a loop's addresses
+//!   settle into a short cycle (the loop graph's period).
 
 use cudarc::driver::sys::CUdeviceptr;
 use std::collections::HashMap;
@@ -57,7 +59,20 @@ impl BlockCache {
     /// A cached block of exactly `size` bytes (a `block_size`), if any.
     pub fn take(&self, size: usize) -> Option<CUdeviceptr> {
         let mut c = self.0.lock().ok()?;
-        let p = c.free.get_mut(&size)?.pop()?;
+        let hold = c.hold;
+        let v = c.free.get_mut(&size)?;
+        // Under a hold, the lowest address: which block a request gets then
+        // depends only on the set of free blocks, not on the order they were
+        // freed in, so a loop's buffers come back to the same addresses
+        // after one or two iterations (with the newest block first, blocks
+        // crossing iterations rotated through the list: a logistic
+        // regression's state repeated only every 12 iterations).
+        let p = if hold {
+            let k = (0..v.len()).min_by_key(|&k| v[k])?;
+            v.swap_remove(k)
+        } else {
+            v.pop()?
+        };
         c.bytes -= size;
         Some(p)
     }

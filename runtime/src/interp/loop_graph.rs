@@ -25,8 +25,7 @@
 //!
 //! While this runs, the GPU's block cache keeps every freed block (so the
 //! recorded iteration allocates nothing and the graph's addresses stay
-//! gcalc's). `set loop_graphs = true` turns it on (off by default until it
-//! has run on a GPU host: it was written without one); the profiler,
+//! gcalc's). It is on by default; `set loop_graphs = false` turns it off; the profiler,
 //! `launch_blocking`, autodiff recording and an enclosing watched loop turn
 //! it off.
 
@@ -39,7 +38,7 @@ use gcalc_lang::ast::{Block, Target};
 use std::cell::{Cell, RefCell};
 
 /// Iterations watched for a period before the loop runs as usual.
-const WATCH: usize = 40;
+const WATCH: usize = 72;
 /// Longest period looked for (iterations recorded in one graph): enough for
 /// `j = i % 10` picking one of ten batches while buffers rotate in twos.
 const PERIOD: usize = 32;
@@ -113,10 +112,11 @@ enum Stage {
     Plain,
 }
 
-/// Graph launches that replayed loop iterations, in this process (tests).
+/// Loop iterations replayed by graph launches, in this process (tests).
 static REPLAYS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// How many times a loop body was replayed as a CUDA graph in this process.
+/// How many loop iterations were replayed as CUDA graphs in this process
+/// (a launch of a graph of a `p`-iteration period counts `p`).
 pub fn replays() -> u64 {
     REPLAYS.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -273,7 +273,7 @@ impl Interp {
                             return Err(e.at(iter_span));
                         }
                         g.launch().map_err(|e| e.at(iter_span))?;
-                        REPLAYS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        REPLAYS.fetch_add(p as u64, std::sync::atomic::Ordering::Relaxed);
                         last = pending.pop();
                         pending.clear();
                     }

@@ -88,7 +88,7 @@ fn a_training_loop_is_replayed_and_gives_the_same_bits() {
     let n = check(LOGREG, "(w[:8], b, i, sum(w))", 1e-4);
     assert!(
         n > 150,
-        "the logistic regression loop was replayed {n} times"
+        "the logistic regression loop replayed {n} iterations"
     );
 }
 
@@ -109,7 +109,7 @@ for k in range(61) {
     W2 = W2 - 0.05 * g2
 }";
     let n = check(code, "(W1[0, :6], W2[:3], k, loss(W1, W2))", 1e-4);
-    assert!(n > 10, "replayed {n} times");
+    assert!(n > 10, "replayed {n} iterations");
 }
 
 #[test]
@@ -129,14 +129,14 @@ for i in range(103) {
     W -= 0.1 * step(W, x, y)
 }";
     let n = check(code, "(W[0], j, i, loss(W, X, Y))", 1e-4);
-    assert!(n > 5, "replayed {n} times");
+    assert!(n > 5, "replayed {n} iterations");
     // The residue goes into the arithmetic: a period of two.
     let n = check(
         "x = zeros(3); for i in range(60) { x += i % 2 }",
         "(x, i)",
         1e-9,
     );
-    assert!(n > 10, "replayed {n} times");
+    assert!(n > 10, "replayed {n} iterations");
 }
 
 #[test]
@@ -147,7 +147,7 @@ fn an_elementwise_stencil_replays() {
     let code = "n = 1000; seed(1); u = rand(n); src = arange(1, n - 1)
 for t in range(300) { u[src] += 0.1 * (u[src - 1] - 2.0 * u[src] + u[src + 1]) }";
     let n = check(code, "(u[:5], sum(u), t)", 1e-4);
-    assert!(n > 200, "replayed {n} times");
+    assert!(n > 200, "replayed {n} iterations");
 }
 
 #[test]
@@ -239,5 +239,5 @@ w = train(ones(8), 50)
 fn halve(x) { for j in range(100) { x *= 0.5 }; x }
 v = halve(ones(3) * 1e20)";
     let n = check(code, "(w, v)", 1e-6);
-    assert!(n > 0, "replayed {n} times");
+    assert!(n > 0, "replayed {n} iterations");
 }
