@@ -103,6 +103,28 @@ impl Plan {
         d: &'a [S],
         f: impl Fn(Lane<'a, S>) -> R + Sync,
     ) -> Vec<R> {
+        self.lanes_on(d, true, f)
+    }
+
+    /// `lanes` on this thread: for the folds of bools that stop at the
+    /// first element deciding them (`any`, `all`, argmax), whose lanes
+    /// mostly read one element: rayon's dispatch cost more than the whole
+    /// work (argmin of 2500 x 4000 bools along rows: 4.7x NumPy's time in
+    /// parallel, 2.8x here).
+    pub(super) fn lanes_here<'a, S: Element, R: Send>(
+        &'a self,
+        d: &'a [S],
+        f: impl Fn(Lane<'a, S>) -> R + Sync,
+    ) -> Vec<R> {
+        self.lanes_on(d, false, f)
+    }
+
+    fn lanes_on<'a, S: Element, R: Send>(
+        &'a self,
+        d: &'a [S],
+        parallel: bool,
+        f: impl Fn(Lane<'a, S>) -> R + Sync,
+    ) -> Vec<R> {
         let n_out: usize = self.ks.iter().product();
         let (ms, mst) = layout::merge_dims(&self.rs, &[&self.rst]);
         let contiguous = ms.is_empty() || (ms.len() == 1 && mst[0][0] == 1);
@@ -131,7 +153,7 @@ impl Plan {
         let bases = self
             .stop
             .until(layout::OffsetIter::new(&self.ks, &self.kst, self.offset));
-        if n_out > 1 && n_out * self.m >= PAR_ELEMS {
+        if parallel && n_out > 1 && n_out * self.m >= PAR_ELEMS {
             let bases: Vec<usize> = bases.collect();
             bases.into_par_iter().map(|b| f(lane(b))).collect()
         } else {
@@ -193,7 +215,11 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         }
         ReduceOp::Argmax | ReduceOp::Argmin => {
             let max = op == ReduceOp::Argmax;
-            HostData::I64(p.lanes(d, |l| l.arg(max)))
+            if S::DTYPE == DType::Bool {
+                HostData::I64(p.lanes_here(d, |l| l.arg(max)))
+            } else {
+                HostData::I64(p.lanes(d, |l| l.arg(max)))
+            }
         }
         ReduceOp::Nansum
         | ReduceOp::Nanmean
@@ -207,7 +233,14 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
         | ReduceOp::CountNonzero => super::nanreduce::run(op, d, p, ddof)?,
         ReduceOp::Any | ReduceOp::All => {
             let any = op == ReduceOp::Any;
-            HostData::Bool(p.lanes(d, |l| l.test_nonzero(any)))
+            // Bools mostly decide at the first element; other dtypes are
+            // read whole where every element is nonzero (`all(x > -1)`).
+            let v = if S::DTYPE == DType::Bool {
+                p.lanes_here(d, |l| l.test_nonzero(any))
+            } else {
+                p.lanes(d, |l| l.test_nonzero(any))
+            };
+            HostData::Bool(v)
         }
     })
 }

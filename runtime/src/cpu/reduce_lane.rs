@@ -13,7 +13,8 @@ use gcalc_kernels::cpu::argreduce::{arg_extreme_ord, gather, prod_wrapping, sum_
 use gcalc_kernels::cpu::reduce::{extreme, extreme_ord, fold_prod, fold_sum, test_nonzero};
 use rayon::prelude::*;
 
-/// Contiguous lanes longer than this are summed in parallel chunks of `CHUNK`.
+/// Contiguous lanes longer than this are summed (and searched, by argmax)
+/// in parallel chunks of `CHUNK`.
 pub(super) const PAR_LANE: usize = 1 << 20;
 pub(super) const CHUNK: usize = 1 << 16;
 /// The longest piece of a run summed without looking at the interrupt flag.
@@ -377,17 +378,17 @@ impl<S: Element> Lane<'_, S> {
     pub(super) fn arg(self, max: bool) -> i64 {
         macro_rules! go {
             ($t:ty, $k:ident) => {{
-                let (mut best, mut seen) = (None::<($t, usize)>, 0usize);
-                self.pieces(GATHER, |s| {
-                    let x: &[$t] = typed(s).unwrap_or_default();
-                    if x.is_empty() {
-                        return false;
-                    }
-                    let (v, i) = if max {
+                let one = |x: &[$t]| {
+                    if max {
                         $k::<$t, true>(x)
                     } else {
                         $k::<$t, false>(x)
-                    };
+                    }
+                };
+                // A piece's (value, index) folded into the best so far:
+                // true once a NaN decided it.
+                let mut best = None::<($t, usize)>;
+                let mut fold = |(v, i): ($t, usize)| {
                     #[allow(clippy::eq_op)]
                     let nan = v != v;
                     let take = match best {
@@ -395,10 +396,41 @@ impl<S: Element> Lane<'_, S> {
                         Some((b, _)) => nan || if max { v > b } else { v < b },
                     };
                     if take {
-                        best = Some((v, seen + i));
+                        best = Some((v, i));
                     }
-                    seen += x.len();
                     nan
+                };
+                // One long contiguous lane (argmax over all of a big
+                // array): chunks on every core, folded in order.
+                if let Lane::Slice(s) = &self
+                    && s.len() >= PAR_LANE
+                {
+                    let x: &[$t] = typed(s).unwrap_or_default();
+                    let parts: Vec<($t, usize)> = x
+                        .par_chunks(CHUNK)
+                        .enumerate()
+                        .map(|(c, p)| {
+                            let (v, i) = one(p);
+                            (v, c * CHUNK + i)
+                        })
+                        .collect();
+                    for r in parts {
+                        if fold(r) {
+                            break;
+                        }
+                    }
+                    return best.map_or(0, |b| b.1 as i64);
+                }
+                let mut seen = 0usize;
+                self.pieces(GATHER, |s| {
+                    let x: &[$t] = typed(s).unwrap_or_default();
+                    if x.is_empty() {
+                        return false;
+                    }
+                    let (v, i) = one(x);
+                    let stop = fold((v, seen + i));
+                    seen += x.len();
+                    stop
                 });
                 return best.map_or(0, |b| b.1 as i64);
             }};
