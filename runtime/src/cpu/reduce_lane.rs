@@ -372,9 +372,10 @@ impl<S: Element> Lane<'_, S> {
 
     /// Argmax (`max`) or argmin of a non-empty lane, its position in the
     /// lane's C order (the first NaN wins, then the first of equal
-    /// extremes, as NumPy): f32/f64 by the one-pass kernels per piece,
-    /// i32/i64 by the two-pass ones (a NaN ends the search), bools as the
-    /// first true (false).
+    /// extremes, as NumPy): f32/f64/i64 by the one-pass kernels per piece
+    /// (a contiguous lane of `PAR_LANE` or more in chunks on every core),
+    /// i32 by the two-pass one (a NaN ends the search), bools as the first
+    /// true (false).
     pub(super) fn arg(self, max: bool) -> i64 {
         macro_rules! go {
             ($t:ty, $k:ident) => {{
