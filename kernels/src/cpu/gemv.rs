@@ -935,6 +935,52 @@ fn fits(m_len: usize, ld: usize, rows: usize, len: usize) -> bool {
 const DOT_RUN: usize = L * 4096;
 /// Rows of `rows_axpy` per run (each output's chain in `T`), likewise.
 const AXPY_RUN: usize = 4096;
+/// Multiply-adds from which a product of at most `AXPY_RUN` rows is summed
+/// as two runs of (about) half the rows, so that two cores can each take
+/// one half of the matrix (`axpy_run_len`).
+pub const AXPY_HALVES_WORK: usize = 1 << 16;
+
+/// Rows per run of `rows_axpy` over `k` rows into `n` outputs: `AXPY_RUN`,
+/// or two runs (the first a multiple of 4 rows) for products from
+/// `AXPY_HALVES_WORK` multiply-adds up to `AXPY_RUN` rows. A function of
+/// the sizes only, so the result does not depend on who computes the runs.
+pub fn axpy_run_len(k: usize, n: usize) -> usize {
+    if (8..=AXPY_RUN).contains(&k) && k * n >= AXPY_HALVES_WORK {
+        k.div_ceil(2).next_multiple_of(4)
+    } else {
+        AXPY_RUN
+    }
+}
+
+/// Rows `lo..hi` of `rows_axpy`'s sum into `part` (one run: `part` is
+/// overwritten). With `fold_parts`, lets a caller compute the runs of
+/// `axpy_run_len` on several threads and get `rows_axpy`'s exact bits.
+pub fn rows_axpy_part<T: GemvFloat>(
+    m: &[T],
+    ld: usize,
+    x: &[T],
+    lo: usize,
+    hi: usize,
+    part: &mut [T],
+) {
+    assert!(
+        lo <= hi && hi <= x.len() && fits(m.len(), ld, x.len(), part.len()),
+        "gemv: matrix too short"
+    );
+    axpy_run(&m[(lo * ld).min(m.len())..], ld, &x[lo..hi], part)
+}
+
+/// `y` = the sum in f64, in order, of the runs' outputs, rounded once (as
+/// `rows_axpy` folds its runs).
+pub fn fold_parts<T: GemvFloat>(parts: &[&[T]], y: &mut [T]) {
+    for (i, o) in y.iter_mut().enumerate() {
+        let mut t = 0f64;
+        for p in parts {
+            t += p[i].to_f64();
+        }
+        *o = T::from_f64(t);
+    }
+}
 
 /// Sum the runs `run(lo, hi, part)` of `0..k` in steps of `step` into `y`:
 /// each run's outputs in `part` (in `T`), their sum in f64 in run order
@@ -992,7 +1038,7 @@ fn dot_run<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
 }
 
 /// `y[j] = sum_k x[k] * m[k * ld + j]` for `j < y.len()`, `k < x.len()`:
-/// in runs of `AXPY_RUN` rows, summed in f64.
+/// in runs of `axpy_run_len` rows, summed in f64.
 /// Panics if a row runs past `m`.
 pub fn rows_axpy<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
     assert!(
@@ -1000,9 +1046,12 @@ pub fn rows_axpy<T: GemvFloat>(m: &[T], ld: usize, x: &[T], y: &mut [T]) {
         "gemv: matrix too short"
     );
     // A run of rows lo..hi starts at row lo, inside `m` (`fits`).
-    by_runs(x.len(), AXPY_RUN, y, |lo, hi, part| {
-        axpy_run(&m[(lo * ld).min(m.len())..], ld, &x[lo..hi], part)
-    });
+    by_runs(
+        x.len(),
+        axpy_run_len(x.len(), y.len()),
+        y,
+        |lo, hi, part| axpy_run(&m[(lo * ld).min(m.len())..], ld, &x[lo..hi], part),
+    );
 }
 
 /// One run of `rows_axpy` (the caller checked `fits`).
@@ -1244,6 +1293,46 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `rows_axpy` of a product big enough for two runs equals its runs
+    /// computed apart (`rows_axpy_part`) and folded (`fold_parts`), bit for
+    /// bit, and both are close to the f64 sum.
+    fn halves<T: F>() {
+        let mut rng = Rng(0x0BAD_CAFE_F00D_1234);
+        for (rows, cols) in [(400, 784), (9, 8000), (1000, 66), (4096, 17)] {
+            let run = axpy_run_len(rows, cols);
+            assert!(
+                run < rows && run.is_multiple_of(4),
+                "{rows}x{cols}: two runs"
+            );
+            let m: Vec<T> = (0..rows * cols).map(|_| T::of(rng.next())).collect();
+            let x: Vec<T> = (0..rows).map(|_| T::of(rng.next())).collect();
+            let mut whole = vec![T::default(); cols];
+            rows_axpy(&m, cols, &x, &mut whole);
+            let (mut p0, mut p1) = (vec![T::of(3.0); cols], vec![T::of(5.0); cols]);
+            rows_axpy_part(&m, cols, &x, 0, run, &mut p0);
+            rows_axpy_part(&m, cols, &x, run, rows, &mut p1);
+            let mut folded = vec![T::default(); cols];
+            fold_parts(&[&p0, &p1], &mut folded);
+            assert!(whole.iter().zip(&folded).all(|(a, b)| a.bits() == b.bits()));
+            for (j, &g) in whole.iter().enumerate() {
+                let (mut s, mut a) = (0.0, 0.0);
+                for k in 0..rows {
+                    s += m[k * cols + j].f() * x[k].f();
+                    a += (m[k * cols + j].f() * x[k].f()).abs();
+                }
+                assert!((g.f() - s).abs() <= 2.0 * rows as f64 * T::EPS * a);
+            }
+        }
+        assert_eq!(axpy_run_len(100, 100), AXPY_RUN, "small: one run");
+        assert_eq!(axpy_run_len(5000, 100), AXPY_RUN, "long: runs of AXPY_RUN");
+    }
+
+    #[test]
+    fn axpy_halves_fold_to_the_same_bits() {
+        halves::<f32>();
+        halves::<f64>();
     }
 
     #[test]

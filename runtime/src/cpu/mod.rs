@@ -15,6 +15,7 @@ pub mod histogram;
 pub mod index;
 pub mod linalg;
 pub mod nanreduce;
+pub mod pair;
 pub mod pool;
 pub mod random;
 pub mod random_draws;

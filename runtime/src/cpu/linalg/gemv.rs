@@ -1,11 +1,14 @@
 //! The matrix-vector case of matmul (one row or one column of output): maps
 //! the operands' strides onto the two GEMV loops of `kernels::cpu::gemv`
-//! (row dot products, or a sweep of axpys over rows) and splits large
-//! products over two threads. Any layout without a unit inner stride is left
+//! (row dot products, or a sweep of axpys over rows) and splits products
+//! over two cores (rayon for large ones, the pair helper for mid-size). Any layout without a unit inner stride is left
 //! to gemm.
 
 use super::Mats;
-use gcalc_kernels::cpu::gemv::{GemvFloat, rows_axpy, rows_dot};
+use crate::cpu::pair;
+use gcalc_kernels::cpu::gemv::{
+    AXPY_HALVES_WORK, GemvFloat, axpy_run_len, fold_parts, rows_axpy, rows_axpy_part, rows_dot,
+};
 use std::borrow::Cow;
 
 /// Multiply-adds above which a GEMV is split over two threads (each output
@@ -73,21 +76,50 @@ pub(super) fn matvec<T: GemvFloat + Send + Sync>(
     true
 }
 
-/// Run the form, split in two halves of the output above `PAR_WORK` (every
-/// output element is computed the same way whichever half it falls in).
+/// Run the form: above `PAR_WORK` split in two halves of the output on
+/// rayon's threads; from `AXPY_HALVES_WORK` on the pair helper, both forms
+/// by halves of the matrix's rows, so that each core reads the same half
+/// of a matrix used both ways (`X @ w`, then `X.T @ g`) from its own cache.
+/// Every output element is computed the same way whoever computes it.
 fn run<T: GemvFloat + Send + Sync>(mat: &[T], f: &Form, x: &[T], y: &mut [T]) {
+    let work = x.len() * y.len();
     let half = y.len() / 2;
-    if x.len() * y.len() < PAR_WORK || half == 0 || rayon::current_num_threads() < 2 {
+    if work >= PAR_WORK && half > 0 && rayon::current_num_threads() >= 2 {
+        let (y0, y1) = y.split_at_mut(half);
+        // Rows of the dot form, columns of the axpy form.
+        let skip = match *f {
+            Form::Dot(ld) => half * ld,
+            Form::Axpy(_) => half,
+        };
+        let rest = &mat[skip.min(mat.len())..];
+        rayon::join(|| run_one(mat, f, x, y0), || run_one(rest, f, x, y1));
+        return;
+    }
+    if work < AXPY_HALVES_WORK || half == 0 {
         return run_one(mat, f, x, y);
     }
-    let (y0, y1) = y.split_at_mut(half);
-    // Rows of the dot form, columns of the axpy form.
-    let skip = match *f {
-        Form::Dot(ld) => half * ld,
-        Form::Axpy(_) => half,
-    };
-    let rest = &mat[skip.min(mat.len())..];
-    rayon::join(|| run_one(mat, f, x, y0), || run_one(rest, f, x, y1));
+    match *f {
+        Form::Dot(ld) => {
+            let (y0, y1) = y.split_at_mut(half);
+            let rest = &mat[(half * ld).min(mat.len())..];
+            pair::join(|| rows_dot(mat, ld, x, y0), || rows_dot(rest, ld, x, y1));
+        }
+        Form::Axpy(ld) => {
+            let k = x.len();
+            let run = axpy_run_len(k, y.len());
+            if run >= k {
+                return rows_axpy(mat, ld, x, y);
+            }
+            let mut second = vec![T::default(); y.len()];
+            let second_ref = &mut second;
+            pair::join(
+                || rows_axpy_part(mat, ld, x, 0, run, y),
+                || rows_axpy_part(mat, ld, x, run, k, second_ref),
+            );
+            let first = y.to_vec();
+            fold_parts(&[&first, &second], y);
+        }
+    }
 }
 
 fn run_one<T: GemvFloat>(mat: &[T], f: &Form, x: &[T], y: &mut [T]) {
