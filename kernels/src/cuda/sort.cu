@@ -267,6 +267,43 @@ __device__ void radix_scan_t(u32* counts, u32 nb, u32* totals) {
   if (threadIdx.x == 0) totals[blockIdx.x] = tot;
 }
 
+// status[tile * 256 + d] (zeroed by the caller, with the tile counter after
+// it): 0 while the tile has published nothing, OS_AGG | count once its own
+// count of digit d is known, OS_INC | count of tiles 0..=tile once its
+// look-back has finished. Tiles are numbered in the order blocks start
+// (an atomic counter), so every tile a block waits on belongs to a block
+// already running: the wait always ends. Counts fit in 30 bits (the caller
+// sends larger arrays down the three-kernel path).
+#define OS_AGG (1u << 30)
+#define OS_INC (2u << 30)
+#define OS_VAL (OS_AGG - 1u)
+
+// Tile b's count of one digit published at *st, then the counts of the tiles
+// before it added up: walking back over tiles that have only their own count
+// (OS_AGG) to the nearest one whose look-back is done (OS_INC; tile 0 is
+// from the start). Gives the keys of that digit in tiles 0..b.
+__device__ __forceinline__ u32 look_back(u32* status_at, u32 b, u32 run) {
+  volatile u32* st = status_at;
+  if (b == 0) {
+    *st = OS_INC | run;
+    return 0;
+  }
+  *st = OS_AGG | run;
+  u32 sum = 0;
+  volatile u32* q = st;
+  for (;;) {
+    q -= 256;
+    u32 s;
+    do {
+      s = *q;
+    } while (s == 0u);
+    sum += s & OS_VAL;
+    if (s & OS_INC) break;
+  }
+  *st = OS_INC | (sum + run);
+  return sum;
+}
+
 // Each warp takes 32 * RI consecutive elements, RI rounds of 32: an
 // element's rank among its warp's elements of the same digit is the count
 // so far plus its match-group peers on lower lanes, so the order is kept.
@@ -275,24 +312,31 @@ __device__ void radix_scan_t(u32* counts, u32 nb, u32* totals) {
 // threads to consecutive places of a digit's run (coalesced, where writing
 // each element from its own thread scattered every warp's stores over up
 // to 32 runs).
+//
+// totals[d]: how many keys have digit d in this pass. The tile's offset
+// within a digit's run comes from counts[d * gridDim.x + block] (the
+// three-kernel pass) or, when `status` is given, from the look-back over
+// the tiles before (onesweep: the tile is numbered by `counter`).
 template <typename K>
 __device__ void radix_scatter_t(const K* kin, const u32* pin, K* kout, u32* pout, u32 N, int pass, int kpasses, u32 n,
-                                const u32* counts, const u32* totals) {
+                                const u32* counts, const u32* totals, u32* status, u32* counter) {
   __shared__ u32 base[256];
   __shared__ u32 lstart[256];
   __shared__ u32 wc[RT / 32][256];
   __shared__ u32 ws[8];
+  __shared__ u32 tile_id;
   __shared__ K sk[TILE];
   __shared__ u32 sp[TILE];
   int t = threadIdx.x, lane = t & 31, w = t >> 5;
+  if (t == 0) tile_id = status ? atomicAdd(counter, 1u) : blockIdx.x;
   u32 tot = totals[t];
   u32 all;
-  u32 inc = block_scan256(tot, ws, &all);
-  u32 gbase = inc - tot + counts[(u64)t * gridDim.x + blockIdx.x];
+  u32 gex = block_scan256(tot, ws, &all) - tot;
 #pragma unroll
   for (int k = 0; k < RT / 32; k++) wc[k][t] = 0;
   __syncthreads();
-  u64 tile0 = (u64)blockIdx.x * TILE;
+  u32 b = tile_id;
+  u64 tile0 = (u64)b * TILE;
   u64 tile = tile0 + (u64)w * (32 * RI);
   bool lanes = pass >= kpasses;
   K key[RI];
@@ -322,10 +366,11 @@ __device__ void radix_scatter_t(const K* kin, const u32* pin, K* kout, u32* pout
     run += c;
   }
   // run: the tile's count of digit t; its run starts at ls in the tile.
+  u32 before_tiles = status ? look_back(status + (u64)b * 256 + t, b, run) : counts[(u64)t * gridDim.x + b];
   u32 tile_n;
   u32 ls = block_scan256(run, ws, &tile_n) - run;
   lstart[t] = ls;
-  base[t] = gbase - ls;
+  base[t] = gex + before_tiles - ls;
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < RI; j++) {
@@ -347,6 +392,28 @@ __device__ void radix_scatter_t(const K* kin, const u32* pin, K* kout, u32* pout
       kout[dst] = k;
       if (pout) pout[dst] = q;
     }
+  }
+}
+
+// ---- onesweep: one kernel per pass, tile offsets by decoupled look-back ---
+// (Merrill and Garland's single-pass prefix scan, as CUB's onesweep sorts.)
+// hist[pass * 256 + d] (zeroed by the caller): how many keys have digit d in
+// each pass, counted once before the passes — a digit's total does not
+// depend on the order the keys are in. Lane digits come from the initial
+// positions, which are the element indices.
+template <typename K>
+__device__ void radix_hist_all_t(const K* keys, u32 N, int kpasses, int passes, u32 n, u32* hist) {
+  __shared__ u32 h[12][256];
+  for (int p = 0; p < passes; p++) h[p][threadIdx.x] = 0;
+  __syncthreads();
+  for (u64 i = (u64)blockIdx.x * RT + threadIdx.x; i < N; i += (u64)gridDim.x * RT) {
+    K k = keys[i];
+    for (int p = 0; p < passes; p++) atomicAdd(&h[p][digit(k, (u32)i, p, kpasses, n)], 1u);
+  }
+  __syncthreads();
+  for (int p = 0; p < passes; p++) {
+    u32 c = h[p][threadIdx.x];
+    if (c) atomicAdd(&hist[p * 256 + threadIdx.x], c);
   }
 }
 

@@ -10,7 +10,7 @@ use crate::dtype::DType;
 pub const SORT: &str = include_str!("sort.cu");
 
 /// The kernels of a sort module, in the order the backend loads them.
-pub const KERNELS: [&str; 19] = [
+pub const KERNELS: [&str; 20] = [
     "sort_small",
     "radix_keys",
     "radix_hist",
@@ -30,6 +30,7 @@ pub const KERNELS: [&str; 19] = [
     "ss_search",
     "isin_search",
     "scatter_lanes",
+    "radix_hist_all",
 ];
 
 /// Threads of the radix, scan and block-scan kernels (one digit each).
@@ -68,7 +69,8 @@ extern \"C\" __global__ void sort_small(const {t}* x, u32 rows, u32 n, u32 P, in
 extern \"C\" __global__ void __launch_bounds__(256) radix_keys(const {t}* x, u32 N, int desc, int canon, {k}* keys, u32* pos, u64* diff) {{ radix_keys_t<{t}>(x, N, desc, canon, keys, pos, diff); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_hist(const {k}* keys, const u32* pos, u32 N, int pass, int kpasses, u32 n, u32* counts) {{ radix_hist_t<{k}>(keys, pos, N, pass, kpasses, n, counts); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_scan(u32* counts, u32 nb, u32* totals) {{ radix_scan_t(counts, nb, totals); }}\n\
-extern \"C\" __global__ void __launch_bounds__(256) radix_scatter(const {k}* kin, const u32* pin, {k}* kout, u32* pout, u32 N, int pass, int kpasses, u32 n, const u32* counts, const u32* totals) {{ radix_scatter_t<{k}>(kin, pin, kout, pout, N, pass, kpasses, n, counts, totals); }}\n\
+extern \"C\" __global__ void __launch_bounds__(256) radix_scatter(const {k}* kin, const u32* pin, {k}* kout, u32* pout, u32 N, int pass, int kpasses, u32 n, const u32* counts, const u32* totals, u32* status, u32* counter) {{ radix_scatter_t<{k}>(kin, pin, kout, pout, N, pass, kpasses, n, counts, totals, status, counter); }}\n\
+extern \"C\" __global__ void __launch_bounds__(256) radix_hist_all(const {k}* keys, u32 N, int kpasses, int passes, u32 n, u32* hist) {{ radix_hist_all_t<{k}>(keys, N, kpasses, passes, n, hist); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) radix_finish(const {k}* keys, const u32* pos, u32 N, u32 n, u32 keep, int desc, int gather, const {t}* x, {t}* vals, i64* idx) {{ radix_finish_t<{t}>(keys, pos, N, n, keep, desc, gather, x, vals, idx); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) scan_blocks(const u32* in, u32 N, u32* out, u32* sums) {{ scan_blocks_t(in, N, out, sums); }}\n\
 extern \"C\" __global__ void __launch_bounds__(256) scan_sums(u32* sums, u32 nb) {{ scan_sums_t(sums, nb); }}\n\

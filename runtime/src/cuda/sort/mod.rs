@@ -89,6 +89,7 @@ enum Kern {
     SsSearch,
     IsinSearch,
     ScatterLanes,
+    HistAll,
 }
 
 /// The loaded sort module of elements of `d` on `g`.

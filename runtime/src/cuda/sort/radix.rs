@@ -3,8 +3,10 @@
 //! a bitonic network (positions break ties: stable). Longer lanes go to the
 //! LSD radix sort over the whole array: 8-bit digits of the key, then of the
 //! lane number (position / lane length) when there are several lanes, so
-//! each lane ends sorted in its place; per pass a histogram per block of
-//! 2048 elements, a scan per digit over the blocks, and a stable scatter.
+//! each lane ends sorted in its place. Onesweep: the digit counts of every
+//! pass from one read, then one kernel a pass (tiles of 2048 learn their
+//! offsets by decoupled look-back over the tiles before them) that ranks
+//! and scatters stably; past 2^30 keys, three kernels a pass.
 
 use super::{
     Kern, Module, P, blocks, buf, count32, go, gpu_of, key_dtype, lane_len, ptr, ptr_or_null,
@@ -115,9 +117,26 @@ pub fn sort_lanes(
     Ok(out)
 }
 
+/// Below this many keys a pass's digit counts fit the onesweep kernel's
+/// 30-bit status words; larger sorts take three kernels a pass.
+const ONESWEEP_MAX: u32 = 1 << 30;
+
+/// How a sort's passes learn each tile's offsets: the onesweep status words,
+/// or the per-tile digit counts of the three-kernel pass.
+enum Path {
+    Onesweep(Array),
+    ThreeKernel(Array),
+}
+
 /// The radix passes over `total` keys (and positions, when given) in
 /// `keys[0]`: `key_passes` over the key's bytes, then `lane_passes` over the
 /// lane number's. Gives which of the two buffers holds the result.
+///
+/// Onesweep (up to `ONESWEEP_MAX` keys): every pass's digit counts from one
+/// read of the keys, then one kernel a pass whose tiles learn their offsets
+/// by looking back over the tiles before them. Otherwise per pass a
+/// histogram per tile, a scan per digit over the tiles, and the scatter.
+#[allow(clippy::too_many_arguments)]
 fn passes(
     g: &std::sync::Arc<crate::cuda::Gpu>,
     m: &Module,
@@ -129,44 +148,86 @@ fn passes(
     lane_passes: u32,
 ) -> Result<usize> {
     let nb = (total as usize).div_ceil(TILE as usize);
-    let counts = buf(g, DType::Int32, 256 * nb)?;
-    let totals = buf(g, DType::Int32, 256)?;
+    let npasses = (key_passes + lane_passes) as usize;
+    let onesweep = match keys[0].device() {
+        crate::device::Device::Gpu(dev) if total < ONESWEEP_MAX && npasses > 0 => Some(dev),
+        _ => None,
+    };
+    let (path, totals) = if let Some(dev) = onesweep {
+        // Every pass's status words (tile x digit), then one tile counter a pass.
+        let status = crate::cuda::ew::zeros(&[npasses * (nb * 256 + 1)], DType::Int32, dev)?;
+        let hist = crate::cuda::ew::zeros(&[npasses * 256], DType::Int32, dev)?;
+        go(
+            g,
+            m,
+            Kern::HistAll,
+            (nb as u64).min(1024),
+            RADIX_THREADS,
+            0,
+            &[
+                P::Ptr(ptr(&keys[0])?),
+                P::U32(total),
+                P::I32(key_passes as i32),
+                P::I32(npasses as i32),
+                P::U32(n),
+                P::Ptr(ptr(&hist)?),
+            ],
+        )?;
+        (Path::Onesweep(status), hist)
+    } else {
+        let counts = buf(g, DType::Int32, 256 * nb)?;
+        (Path::ThreeKernel(counts), buf(g, DType::Int32, 256)?)
+    };
     let mut at = 0;
-    for pass in 0..key_passes + lane_passes {
+    for pass in 0..npasses {
         let (src_p, dst_p) = match pos {
             Some(p) => (ptr(&p[at])?, ptr(&p[1 - at])?),
             None => (0, 0),
         };
-        go(
-            g,
-            m,
-            Kern::Hist,
-            nb as u64,
-            RADIX_THREADS,
-            0,
-            &[
-                P::Ptr(ptr(&keys[at])?),
-                P::Ptr(src_p),
-                P::U32(total),
-                P::I32(pass as i32),
-                P::I32(key_passes as i32),
-                P::U32(n),
-                P::Ptr(ptr(&counts)?),
-            ],
-        )?;
-        go(
-            g,
-            m,
-            Kern::Scan,
-            256,
-            RADIX_THREADS,
-            0,
-            &[
-                P::Ptr(ptr(&counts)?),
-                P::U32(nb as u32),
-                P::Ptr(ptr(&totals)?),
-            ],
-        )?;
+        let (counts_p, totals_p, status_p, counter_p) = match &path {
+            Path::Onesweep(st) => {
+                let words = ptr(st)?;
+                (
+                    0,
+                    ptr(&totals)? + (pass * 256 * 4) as u64,
+                    words + (pass * nb * 256 * 4) as u64,
+                    words + ((npasses * nb * 256 + pass) * 4) as u64,
+                )
+            }
+            Path::ThreeKernel(counts) => {
+                go(
+                    g,
+                    m,
+                    Kern::Hist,
+                    nb as u64,
+                    RADIX_THREADS,
+                    0,
+                    &[
+                        P::Ptr(ptr(&keys[at])?),
+                        P::Ptr(src_p),
+                        P::U32(total),
+                        P::I32(pass as i32),
+                        P::I32(key_passes as i32),
+                        P::U32(n),
+                        P::Ptr(ptr(counts)?),
+                    ],
+                )?;
+                go(
+                    g,
+                    m,
+                    Kern::Scan,
+                    256,
+                    RADIX_THREADS,
+                    0,
+                    &[
+                        P::Ptr(ptr(counts)?),
+                        P::U32(nb as u32),
+                        P::Ptr(ptr(&totals)?),
+                    ],
+                )?;
+                (ptr(counts)?, ptr(&totals)?, 0, 0)
+            }
+        };
         go(
             g,
             m,
@@ -183,8 +244,10 @@ fn passes(
                 P::I32(pass as i32),
                 P::I32(key_passes as i32),
                 P::U32(n),
-                P::Ptr(ptr(&counts)?),
-                P::Ptr(ptr(&totals)?),
+                P::Ptr(counts_p),
+                P::Ptr(totals_p),
+                P::Ptr(status_p),
+                P::Ptr(counter_p),
             ],
         )?;
         at = 1 - at;
