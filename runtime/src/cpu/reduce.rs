@@ -6,6 +6,7 @@
 //! are walked in memory order; when a kept axis lies inside them, the row
 //! path (`reduce_rows.rs`) takes over.
 
+use super::pair;
 use super::reduce_lane::{Bases, Lane};
 use super::reduce_rows::{RowPlan, run_rows};
 use crate::array::{Array, Element, HostData, layout};
@@ -19,6 +20,10 @@ use rayon::prelude::*;
 /// dispatch (tens of microseconds on two cores) cost more than it saved
 /// (argmax over 250 lanes of 400 f32 took 47 us in parallel).
 pub(super) const PAR_ELEMS: usize = 1 << 19;
+/// From this many elements up to `PAR_ELEMS`, the lanes are split in two
+/// halves between this core and the pair helper (`cpu/pair.rs`), which
+/// answers within a microsecond where rayon's wake-up did not pay.
+pub(super) const PAIR_ELEMS: usize = 1 << 14;
 
 /// `op` of host array `a` over the axes marked in `red` (checked by the
 /// caller: argmax/argmin take one axis or all, lanes of max/min/argmax/argmin
@@ -110,7 +115,8 @@ impl Plan {
     /// first element deciding them (`any`, `all`, argmax), whose lanes
     /// mostly read one element: rayon's dispatch cost more than the whole
     /// work (argmin of 2500 x 4000 bools along rows: 4.7x NumPy's time in
-    /// parallel, 2.8x here).
+    /// parallel, 2.8x here), and even the pair helper's hand-off did
+    /// (argmax along rows of 250 x 400 bools: 5.8 -> 8.2 us).
     pub(super) fn lanes_here<'a, S: Element, R: Send>(
         &'a self,
         d: &'a [S],
@@ -153,9 +159,23 @@ impl Plan {
         let bases = self
             .stop
             .until(layout::OffsetIter::new(&self.ks, &self.kst, self.offset));
-        if parallel && n_out > 1 && n_out * self.m >= PAR_ELEMS {
+        let work = n_out * self.m;
+        if parallel && n_out > 1 && work >= PAR_ELEMS {
             let bases: Vec<usize> = bases.collect();
             bases.into_par_iter().map(|b| f(lane(b))).collect()
+        } else if parallel && n_out > 1 && work >= PAIR_ELEMS {
+            // Halves of the lanes on this core and the pair helper's.
+            let bases: Vec<usize> = bases.collect();
+            let (first, second) = bases.split_at(n_out / 2);
+            let mut tail = Vec::new();
+            let mut out = Vec::with_capacity(n_out);
+            let (lane, f) = (&lane, &f);
+            pair::join(
+                || out.extend(first.iter().map(|&b| f(lane(b)))),
+                || tail.extend(second.iter().map(|&b| f(lane(b)))),
+            );
+            out.append(&mut tail);
+            out
         } else {
             bases.map(|b| f(lane(b))).collect()
         }

@@ -6,8 +6,9 @@
 //! (max, sums, outputs, each pass on rayon); a middle axis keeps `inner`
 //! running maxima and sums per outer block. float16 computes in float32.
 
+use super::pool;
 use super::scan::split_axis;
-use crate::array::{Array, Element, alloc};
+use crate::array::{Array, Element, HostData, alloc};
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::opid::SoftmaxOp;
@@ -40,17 +41,18 @@ pub fn softmax(op: SoftmaxOp, a: &Array, axis: usize) -> Result<Array> {
     match a.dtype() {
         DType::Float32 => {
             let x = f32::slice(&data).ok_or_else(bad)?;
-            Ok(Array::from_vec(run(op, x, dims, &out_shape)?, out_shape))
+            Ok(Array::from_host(run(op, x, dims, &out_shape)?, out_shape))
         }
         DType::Float64 => {
             let x = f64::slice(&data).ok_or_else(bad)?;
-            Ok(Array::from_vec(run(op, x, dims, &out_shape)?, out_shape))
+            Ok(Array::from_host(run(op, x, dims, &out_shape)?, out_shape))
         }
         DType::Float16 => {
             let x = f16::slice(&data).ok_or_else(bad)?;
             let mut up = alloc::reserve::<f32>(a.shape())?;
             up.extend(x.iter().map(|v| v.to_f32()));
             let r = run(op, &up, dims, &out_shape)?;
+            let r = f32::slice(&r).ok_or_else(bad)?;
             let mut down = alloc::reserve::<f16>(&out_shape)?;
             down.extend(r.iter().map(|&v| f16::from_f32(v)));
             Ok(Array::from_vec(down, out_shape))
@@ -83,12 +85,15 @@ fn run<T: SoftFloat + Element>(
     x: &[T],
     (outer, n, inner): (usize, usize, usize),
     out_shape: &[usize],
-) -> Result<Vec<T>> {
-    let mut out = alloc::reserve::<T>(out_shape)?;
+) -> Result<HostData> {
+    // A recycled buffer (a loop's softmax of a large array reuses the last
+    // one instead of faulting in fresh pages): every branch below writes
+    // every output element.
     let total: usize = out_shape.iter().product();
-    out.resize(total, <T as SoftFloat>::from_f64(0.0));
+    let mut host = pool::out_host::<T>(total)?;
+    let out = T::slice_mut(&mut host).ok_or_else(|| Error::internal("softmax: output type"))?;
     if inner > 1 {
-        cols(op, x, &mut out, (outer, n, inner));
+        cols(op, x, out, (outer, n, inner));
     } else if n >= LONG && outer < 2 * rayon::current_num_threads() {
         for l in 0..outer {
             let o = if op == SoftmaxOp::Logsumexp {
@@ -106,7 +111,7 @@ fn run<T: SoftFloat + Element>(
             short_rows(op, &x[..o.len() / per * n], n, o);
         };
         if total <= rows * per {
-            block((0, &mut out[..]));
+            block((0, out));
         } else {
             out.par_chunks_mut(rows * per).enumerate().for_each(block);
         }
@@ -127,7 +132,7 @@ fn run<T: SoftFloat + Element>(
             }
         });
     }
-    Ok(out)
+    Ok(host)
 }
 
 /// One lane `x` (outputs in `o`, or the logsumexp returned).
