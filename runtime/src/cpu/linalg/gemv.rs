@@ -110,13 +110,13 @@ fn run<T: GemvFloat + Send + Sync>(mat: &[T], f: &Form, x: &[T], y: &mut [T]) {
             if run >= k {
                 return rows_axpy(mat, ld, x, y);
             }
-            let mut second = vec![T::default(); y.len()];
+            let (mut first, mut second) =
+                (vec![T::default(); y.len()], vec![T::default(); y.len()]);
             let second_ref = &mut second;
             pair::join(
-                || rows_axpy_part(mat, ld, x, 0, run, y),
+                || rows_axpy_part(mat, ld, x, 0, run, &mut first),
                 || rows_axpy_part(mat, ld, x, run, k, second_ref),
             );
-            let first = y.to_vec();
             fold_parts(&[&first, &second], y);
         }
     }
