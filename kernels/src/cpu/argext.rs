@@ -72,8 +72,9 @@ impl ArgExt for i64 {
     }
 }
 
-/// The extreme among `best` (lane values, no NaN) and the least index in
-/// `at` holding it, then the scalar `tail` (numbered from `start`) folded in.
+/// The extreme among `best` (lane values, no NaN; of equal ones the one at
+/// the least index in `at`), then the scalar `tail` (numbered from `start`)
+/// folded in.
 #[inline(always)]
 fn finish<T: Copy + PartialOrd, const MAX: bool>(
     best: &[T],
@@ -82,16 +83,10 @@ fn finish<T: Copy + PartialOrd, const MAX: bool>(
     start: usize,
 ) -> Option<(T, usize)> {
     let better = |v: T, e: T| if MAX { v > e } else { v < e };
-    let mut e = best[0];
-    for &v in &best[1..] {
-        if better(v, e) {
-            e = v;
-        }
-    }
-    let mut i = usize::MAX;
-    for (k, &v) in best.iter().enumerate() {
-        if v == e {
-            i = i.min(at(k));
+    let (mut e, mut i) = (best[0], at(0));
+    for (k, &v) in best.iter().enumerate().skip(1) {
+        if better(v, e) || (v == e && at(k) < i) {
+            (e, i) = (v, at(k));
         }
     }
     for (k, &v) in tail.iter().enumerate() {
@@ -115,8 +110,9 @@ fn finish<T: Copy + PartialOrd, const MAX: bool>(
 #[cfg(target_arch = "x86_64")]
 macro_rules! arg_simd {
     ($feat:literal, $name:ident, $t:ty, $i:ty, $w:expr, $set1:expr, $load:expr, $store:expr,
-     $gt:expr, $lt:expr, $blend:expr, $nan0:expr, $nan:expr, $any:expr,
-     $iload:expr, $istore:expr, $iblend:expr, $iadd:expr, $iset1:expr) => {
+     $gt:expr, $lt:expr, $eq:expr, $blend:expr, $nan0:expr, $nan:expr, $any:expr,
+     $iload:expr, $istore:expr, $iblend:expr, $iadd:expr, $iset1:expr, $ilt:expr,
+     $mor:expr, $mand:expr) => {
         #[target_feature(enable = $feat)]
         pub unsafe fn $name<const MAX: bool>(x: &[$t]) -> Option<($t, usize)> {
             const W: usize = $w;
@@ -165,13 +161,24 @@ macro_rules! arg_simd {
             if $any(nan) {
                 return None;
             }
-            let (mut b, mut a) = ([0 as $t; 4 * W], [0 as $i; 4 * W]);
-            for k in 0..4 {
-                // SAFETY: W lanes into each W-element piece of the arrays.
-                unsafe {
-                    $store(b.as_mut_ptr().add(W * k), best[k]);
-                    $istore(a.as_mut_ptr().add(W * k), at[k]);
-                }
+            // The four registers into the first, lane by lane: the better
+            // value, or of equal ones the lesser index.
+            for k in 1..4 {
+                let wins = if MAX {
+                    $gt(best[k], best[0])
+                } else {
+                    $lt(best[k], best[0])
+                };
+                let tie = $mand($eq(best[k], best[0]), $ilt(at[k], at[0]));
+                let m = $mor(wins, tie);
+                best[0] = $blend(m, best[0], best[k]);
+                at[0] = $iblend(m, at[0], at[k]);
+            }
+            let (mut b, mut a) = ([0 as $t; W], [0 as $i; W]);
+            // SAFETY: W lanes into W-element arrays.
+            unsafe {
+                $store(b.as_mut_ptr(), best[0]);
+                $istore(a.as_mut_ptr(), at[0]);
             }
             finish::<$t, MAX>(&b, |j| a[j] as usize, &x[i..], i)
         }
@@ -195,6 +202,7 @@ mod v256 {
         _mm256_storeu_ps,
         |a, b| _mm256_cmp_ps::<_CMP_GT_OQ>(a, b),
         |a, b| _mm256_cmp_ps::<_CMP_LT_OQ>(a, b),
+        |a, b| _mm256_cmp_ps::<_CMP_EQ_OQ>(a, b),
         |m, a, b| _mm256_blendv_ps(a, b, m),
         _mm256_setzero_ps(),
         |acc, v| _mm256_or_ps(acc, _mm256_cmp_ps::<_CMP_UNORD_Q>(v, v)),
@@ -207,7 +215,10 @@ mod v256 {
             m
         )),
         _mm256_add_epi32,
-        _mm256_set1_epi32
+        _mm256_set1_epi32,
+        |a, b| _mm256_castsi256_ps(_mm256_cmpgt_epi32(b, a)),
+        _mm256_or_ps,
+        _mm256_and_ps
     );
     arg_simd!(
         "avx2,fma",
@@ -220,6 +231,7 @@ mod v256 {
         _mm256_storeu_pd,
         |a, b| _mm256_cmp_pd::<_CMP_GT_OQ>(a, b),
         |a, b| _mm256_cmp_pd::<_CMP_LT_OQ>(a, b),
+        |a, b| _mm256_cmp_pd::<_CMP_EQ_OQ>(a, b),
         |m, a, b| _mm256_blendv_pd(a, b, m),
         _mm256_setzero_pd(),
         |acc, v| _mm256_or_pd(acc, _mm256_cmp_pd::<_CMP_UNORD_Q>(v, v)),
@@ -232,7 +244,10 @@ mod v256 {
             m
         )),
         _mm256_add_epi64,
-        _mm256_set1_epi64x
+        _mm256_set1_epi64x,
+        |a, b| _mm256_castsi256_pd(_mm256_cmpgt_epi64(b, a)),
+        _mm256_or_pd,
+        _mm256_and_pd
     );
 }
 
@@ -253,6 +268,7 @@ mod v512 {
         _mm512_storeu_ps,
         |a, b| _mm512_cmp_ps_mask::<_CMP_GT_OQ>(a, b),
         |a, b| _mm512_cmp_ps_mask::<_CMP_LT_OQ>(a, b),
+        |a, b| _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a, b),
         _mm512_mask_blend_ps,
         0u16,
         |acc: u16, v| acc | _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v),
@@ -261,7 +277,10 @@ mod v512 {
         _mm512_storeu_epi32,
         _mm512_mask_blend_epi32,
         _mm512_add_epi32,
-        _mm512_set1_epi32
+        _mm512_set1_epi32,
+        _mm512_cmplt_epi32_mask,
+        |a: u16, b: u16| a | b,
+        |a: u16, b: u16| a & b
     );
     arg_simd!(
         "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma",
@@ -274,6 +293,7 @@ mod v512 {
         _mm512_storeu_pd,
         |a, b| _mm512_cmp_pd_mask::<_CMP_GT_OQ>(a, b),
         |a, b| _mm512_cmp_pd_mask::<_CMP_LT_OQ>(a, b),
+        |a, b| _mm512_cmp_pd_mask::<_CMP_EQ_OQ>(a, b),
         _mm512_mask_blend_pd,
         0u8,
         |acc: u8, v| acc | _mm512_cmp_pd_mask::<_CMP_UNORD_Q>(v, v),
@@ -282,7 +302,10 @@ mod v512 {
         _mm512_storeu_epi64,
         _mm512_mask_blend_epi64,
         _mm512_add_epi64,
-        _mm512_set1_epi64
+        _mm512_set1_epi64,
+        _mm512_cmplt_epi64_mask,
+        |a: u8, b: u8| a | b,
+        |a: u8, b: u8| a & b
     );
     arg_simd!(
         "avx512f,avx512vl,avx512bw,avx512dq,avx2,fma",
@@ -295,6 +318,7 @@ mod v512 {
         _mm512_storeu_epi64,
         _mm512_cmpgt_epi64_mask,
         _mm512_cmplt_epi64_mask,
+        _mm512_cmpeq_epi64_mask,
         _mm512_mask_blend_epi64,
         (),
         |_: (), _v| (),
@@ -303,7 +327,10 @@ mod v512 {
         _mm512_storeu_epi64,
         _mm512_mask_blend_epi64,
         _mm512_add_epi64,
-        _mm512_set1_epi64
+        _mm512_set1_epi64,
+        _mm512_cmplt_epi64_mask,
+        |a: u8, b: u8| a | b,
+        |a: u8, b: u8| a & b
     );
 }
 

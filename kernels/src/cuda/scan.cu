@@ -141,9 +141,9 @@ __device__ void scan_warp(const T* x, const T* a1, const T* a2, O* out, i64 lane
 // sc_tile_pass for running values wider than 8 bytes (the segmented sum),
 // whose staging would not fit in shared memory: warp w scans positions
 // w*32*SC_ITEMS onwards, 32 at a time, coalesced, a warp scan per 32.
-template <typename T, typename O, typename P>
+template <typename T, typename O, typename P, typename G>
 __device__ typename P::Acc sc_tile_pass_shfl(const T* x, const T* a1, const T* a2, O* out, i64 base, i64 n,
-                                        i64 tile, int rev, typename P::Acc carry, bool write) {
+                                        i64 tile, int rev, G carry_of, bool write) {
   typedef typename P::Acc A;
   int w = threadIdx.x >> 5, l = threadIdx.x & 31;
   i64 r0 = tile * SC_TILE + (i64)w * 32 * SC_ITEMS + l;
@@ -162,7 +162,7 @@ __device__ typename P::Acc sc_tile_pass_shfl(const T* x, const T* a1, const T* a
   A total;
   A pre = sc_warps_prefix<P>(wc, &total);
   if (write) {
-    pre = P::f(carry, pre);
+    pre = P::f(carry_of(total), pre);
 #pragma unroll
     for (int k = 0; k < SC_ITEMS; k++) {
       i64 r = r0 + 32 * k;
@@ -176,20 +176,21 @@ __device__ typename P::Acc sc_tile_pass_shfl(const T* x, const T* a1, const T* a
 }
 
 // Tile `tile` of the lane at `base` (SC_TILE positions in scan order): its
-// elements scanned from `carry` and written when `write`; gives the tile's
-// total (without the carry). Warp w owns positions w*32*SC_ITEMS onwards:
+// elements scanned from `carry_of(total)` and written when `write` (every
+// thread calls carry_of with the tile's total, which may synchronise the
+// block); gives the tile's total (without the carry). Warp w owns positions w*32*SC_ITEMS onwards:
 // read coalesced into shared memory, each lane then folds SC_ITEMS
 // consecutive ones in registers, one warp scan of the lanes' totals (a
 // shuffle per SC_ITEMS elements rather than per element: the shuffles,
 // not memory, bounded the old pass), and the results go back out through
 // shared memory, coalesced. The reduce-only pass (write false) skips the
 // write-back. Combination order follows positions throughout.
-template <typename T, typename O, typename P>
+template <typename T, typename O, typename P, typename G>
 __device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O* out, i64 base, i64 n,
-                                        i64 tile, int rev, typename P::Acc carry, bool write) {
+                                        i64 tile, int rev, G carry_of, bool write) {
   typedef typename P::Acc A;
   if constexpr (sizeof(A) != 8) {
-    return sc_tile_pass_shfl<T, O, P>(x, a1, a2, out, base, n, tile, rev, carry, write);
+    return sc_tile_pass_shfl<T, O, P>(x, a1, a2, out, base, n, tile, rev, carry_of, write);
   } else {
     // Position p of a warp's run sits at (p / SC_ITEMS) * (SC_ITEMS + 1) + p % SC_ITEMS:
     // the pad keeps a lane's SC_ITEMS reads clear of its neighbours' banks.
@@ -219,7 +220,7 @@ __device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O*
     A total;
     A pre = sc_warps_prefix<P>(wc, &total);
     if (write) {
-      pre = P::f(carry, pre);
+      pre = P::f(carry_of(total), pre);
       if (l > 0) pre = P::f(pre, ex);
 #pragma unroll
       for (int k = 0; k < SC_ITEMS; k++) s[l * ROW + k] = P::f(pre, v[k]);
@@ -242,7 +243,8 @@ __device__ typename P::Acc sc_tile_pass(const T* x, const T* a1, const T* a2, O*
 template <typename T, typename O, typename P>
 __device__ void scan_reduce(const T* x, const T* a1, const T* a2, typename P::Acc* partial, i64 n, i64 tiles, int rev) {
   i64 lane = blockIdx.x / tiles, tile = blockIdx.x % tiles;
-  typename P::Acc t = sc_tile_pass<T, O, P>(x, a1, a2, (O*)0, lane * n, n, tile, rev, P::id(), false);
+  typedef typename P::Acc A;
+  A t = sc_tile_pass<T, O, P>(x, a1, a2, (O*)0, lane * n, n, tile, rev, [](A) { return P::id(); }, false);
   if (threadIdx.x == 0) partial[blockIdx.x] = t;
 }
 
@@ -270,8 +272,53 @@ template <typename T, typename O, typename P>
 __device__ void scan_tile(const T* x, const T* a1, const T* a2, const typename P::Acc* partial, O* out, i64 n,
                           i64 tiles, int rev) {
   i64 lane = blockIdx.x / tiles, tile = blockIdx.x % tiles;
-  typename P::Acc carry = tiles > 1 ? partial[blockIdx.x] : P::id();
-  sc_tile_pass<T, O, P>(x, a1, a2, out, lane * n, n, tile, rev, carry, true);
+  typedef typename P::Acc A;
+  A carry = tiles > 1 ? partial[blockIdx.x] : P::id();
+  sc_tile_pass<T, O, P>(x, a1, a2, out, lane * n, n, tile, rev, [=](A) { return carry; }, true);
+}
+
+// One pass over lanes of `tiles` tiles (running values of 8 bytes): block
+// tickets (`counter`, zeroed) number the tiles in the order blocks start, so
+// a block only waits on tiles that started before it. Each block reads its
+// tile once, publishes the tile's total (`partial`, then `flags`, zeroed),
+// and takes as its carry the combination of every earlier tile's total of
+// its lane, in a fixed order: contiguous runs per thread, then the block's
+// ordered scan. The order depends on the tile's index only, so the results
+// are deterministic (no look-back that stops wherever a prefix happens to be
+// ready). The carry costs O(tiles) reads of L2 per block: the launcher keeps
+// this pass to lanes of at most SC_ONE_TILES tiles.
+template <typename T, typename O, typename P>
+__device__ void scan_one(const T* x, const T* a1, const T* a2, typename P::Acc* partial, int* flags,
+                         unsigned long long* counter, O* out, i64 n, i64 tiles, int rev) {
+  typedef typename P::Acc A;
+  __shared__ unsigned long long sh_ticket;
+  if (threadIdx.x == 0) sh_ticket = atomicAdd(counter, 1ULL);
+  __syncthreads();
+  i64 b = (i64)sh_ticket;
+  i64 lane = b / tiles, tile = b % tiles, first = b - tile;
+  auto carry_of = [&](A total) -> A {
+    if (threadIdx.x == 0) {
+      ((volatile A*)partial)[b] = total;
+      __threadfence();
+      atomicExch(&flags[b], 1);
+    }
+    if (tile == 0) return P::id();
+    i64 c = (tile + blockDim.x - 1) / blockDim.x;
+    i64 lo = first + (i64)threadIdx.x * c, hi = min(lo + c, b);
+    A a = P::id();
+    for (i64 i = lo; i < hi; i++) {
+      while (((volatile int*)flags)[i] == 0) {
+      }
+      __threadfence();
+      A v = ((volatile A*)partial)[i];
+      a = i == lo ? v : P::f(a, v);
+    }
+    A inc = sc_warp_scan<P>(a, threadIdx.x & 31);
+    A tot;
+    sc_warps_prefix<P>(sc_shfl(inc, 31), &tot);
+    return tot;
+  };
+  sc_tile_pass<T, O, P>(x, a1, a2, out, lane * n, n, tile, rev, carry_of, true);
 }
 
 // A thread per (outer, inner) lane of a middle axis (stride inner), coalesced across threads.

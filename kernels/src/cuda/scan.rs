@@ -1,8 +1,9 @@
 //! The scan translation unit (`scan.cu`): cumsum/cumprod/cummax/cummin and
 //! the segmented reverse sum of cummax's gradient, instantiated per (kind,
-//! input dtype, output dtype) with five kernels: `sc_warp` (a warp per short
-//! lane), `sc_reduce`/`sc_carry`/`sc_tile` (reduce-then-scan of long lanes)
-//! and `sc_cols` (a thread per lane of a middle axis).
+//! input dtype, output dtype) with six kernels: `sc_warp` (a warp per short
+//! lane), `sc_one` (one pass over long lanes, 8-byte running values),
+//! `sc_reduce`/`sc_carry`/`sc_tile` (reduce-then-scan of the longest lanes
+//! and of the segmented sum) and `sc_cols` (a thread per lane of a middle axis).
 
 use super::codegen::storage_type;
 use crate::dtype::DType;
@@ -23,8 +24,14 @@ pub enum ScanKind {
 
 impl ScanKind {
     /// The kernel names, in the order the launcher expects.
-    pub const KERNELS: [&'static str; 5] =
-        ["sc_warp", "sc_reduce", "sc_carry", "sc_tile", "sc_cols"];
+    pub const KERNELS: [&'static str; 6] = [
+        "sc_warp",
+        "sc_reduce",
+        "sc_carry",
+        "sc_tile",
+        "sc_cols",
+        "sc_one",
+    ];
     /// Every kind.
     pub const ALL: [ScanKind; 5] = [
         ScanKind::Sum,
@@ -37,6 +44,9 @@ impl ScanKind {
 
 /// Elements per tile of the reduce-then-scan kernels (`SC_TILE`).
 pub const SCAN_TILE: usize = 512 * 8;
+/// Longest lane (in tiles) for the one-pass kernel `sc_one`, whose carries
+/// cost each block a read of every earlier tile's total.
+pub const SCAN_ONE_TILES: usize = 4096;
 /// Threads per block of the tile kernels (`SC_THREADS`).
 pub const SCAN_THREADS: u32 = 512;
 
@@ -66,12 +76,19 @@ pub fn scan_source(kind: ScanKind, d: DType, out: DType) -> String {
     } else {
         a
     };
+    // The one-pass kernel exists for 8-byte running values only.
+    let one = if scan_acc_bytes(kind) == 8 {
+        format!("scan_one<{t}, {o}, P>(x, a1, a2, partial, flags, counter, out, n, tiles, rev);")
+    } else {
+        String::new()
+    };
     format!(
         "{SCAN}\ntypedef {p} P;\n\
 extern \"C\" __global__ void sc_warp(const {t}* x, const {t}* a1, const {t}* a2, {o}* out, i64 lanes, i64 n, int rev) {{ scan_warp<{t}, {o}, P>(x, a1, a2, out, lanes, n, rev); }}\n\
 extern \"C\" __global__ void __launch_bounds__(SC_THREADS) sc_reduce(const {t}* x, const {t}* a1, const {t}* a2, {acc}* partial, i64 n, i64 tiles, int rev) {{ scan_reduce<{t}, {o}, P>(x, a1, a2, partial, n, tiles, rev); }}\n\
 extern \"C\" __global__ void __launch_bounds__(SC_THREADS) sc_carry({acc}* partial, i64 tiles) {{ scan_carry<P>(partial, tiles); }}\n\
 extern \"C\" __global__ void __launch_bounds__(SC_THREADS) sc_tile(const {t}* x, const {t}* a1, const {t}* a2, const {acc}* partial, {o}* out, i64 n, i64 tiles, int rev) {{ scan_tile<{t}, {o}, P>(x, a1, a2, partial, out, n, tiles, rev); }}\n\
+extern \"C\" __global__ void __launch_bounds__(SC_THREADS) sc_one(const {t}* x, const {t}* a1, const {t}* a2, {acc}* partial, int* flags, unsigned long long* counter, {o}* out, i64 n, i64 tiles, int rev) {{ {one} }}\n\
 extern \"C\" __global__ void sc_cols(const {t}* x, const {t}* a1, const {t}* a2, {o}* out, i64 outer, i64 n, i64 inner, int rev) {{ scan_cols<{t}, {o}, P>(x, a1, a2, out, outer, n, inner, rev); }}\n"
     )
 }

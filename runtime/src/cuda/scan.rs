@@ -1,8 +1,10 @@
 //! Scans on a GPU (kernels in `kernels/src/cuda/scan.cu`): along the last
-//! axis a warp per lane of up to `WARP_MAX` elements, longer lanes by
-//! reduce-then-scan (tile totals, one block per lane turning them into
-//! carries, every tile scanned from its carry: three launches, fixed tiles,
-//! deterministic); a middle axis with a thread per lane when there are enough
+//! axis a warp per lane of up to `WARP_MAX` elements, longer lanes in one
+//! pass (`sc_one`: each tile's carry the fixed-order combination of every
+//! earlier tile's published total, deterministic) up to `SCAN_ONE_TILES`
+//! tiles a lane, the longest lanes and the segmented sum by reduce-then-scan
+//! (tile totals, one block per lane turning them into carries, every tile
+//! scanned from its carry: three launches, fixed tiles, deterministic); a middle axis with a thread per lane when there are enough
 //! lanes, else moved last by a copy, scanned, and moved back. Floats run in
 //! float64, ints in int64, as on the CPU. Also cummax/cummin's gradient, a
 //! segmented sum from the end of each lane with the same kernels.
@@ -16,7 +18,9 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::opid::ScanOp;
-use gcalc_kernels::cuda::scan::{SCAN_THREADS, SCAN_TILE, ScanKind, scan_acc_bytes, scan_source};
+use gcalc_kernels::cuda::scan::{
+    SCAN_ONE_TILES, SCAN_THREADS, SCAN_TILE, ScanKind, scan_acc_bytes, scan_source,
+};
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -25,8 +29,8 @@ const WARP_MAX: usize = 2048;
 /// A middle axis with at least this many lanes takes a thread per lane.
 const COLS_MIN: usize = 1 << 14;
 
-fn functions(g: &Gpu, kind: ScanKind, d: DType, out: DType) -> Result<[compile::Func; 5]> {
-    static LOADED: compile::Loaded<(ScanKind, DType, DType), 5> = compile::Loaded::new();
+fn functions(g: &Gpu, kind: ScanKind, d: DType, out: DType) -> Result<[compile::Func; 6]> {
+    static LOADED: compile::Loaded<(ScanKind, DType, DType), 6> = compile::Loaded::new();
     LOADED.get_or_load(g, (kind, d, out), || {
         let key = format!("scan{kind:?}{d:?}{out:?}");
         compile::functions(g, &key, &ScanKind::KERNELS, || scan_source(kind, d, out))
@@ -161,11 +165,35 @@ fn run(
         let tiles = n.div_ceil(SCAN_TILE);
         let blocks = grid(outer * tiles)?;
         let words = scan_acc_bytes(kind) / 8;
+        let block = (SCAN_THREADS, 1, 1);
+        let mut t = tiles as i64;
+        if tiles > 1 && words == 1 && tiles <= SCAN_ONE_TILES {
+            // One pass: the tiles' totals, their flags and the block ticket,
+            // zeroed together.
+            let k = outer * tiles;
+            let state = super::ew::zeros(&[k + k.div_ceil(2) + 1], DType::Float64, g.ordinal)?;
+            let base = array_buffer(&state)?.ptr_at(0);
+            let (mut pp, mut fl, mut ctr) = (
+                base,
+                base + 8 * k as u64,
+                base + 8 * (k + k.div_ceil(2)) as u64,
+            );
+            params.extend([
+                v(&mut pp),
+                v(&mut fl),
+                v(&mut ctr),
+                v(&mut op_),
+                w(&mut nn),
+                w(&mut t),
+                r,
+            ]);
+            launch(&g, fs[5], (blocks, 1, 1), block, 0, &mut params, "a scan")?;
+            drop(state);
+            return Ok(array_of(out, shape));
+        }
         // Tile totals (then carries): one running value per tile.
         let partial = DeviceBuffer::alloc(&g, DType::Float64, (outer * tiles * words).max(1))?;
         let mut pp = partial.ptr_at(0);
-        let mut t = tiles as i64;
-        let block = (SCAN_THREADS, 1, 1);
         if tiles > 1 {
             let mut reduce_params = params.clone();
             reduce_params.extend([v(&mut pp), w(&mut nn), w(&mut t), r]);
