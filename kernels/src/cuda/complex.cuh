@@ -1,7 +1,9 @@
 // gcalc complex arithmetic on the GPU: every value is a double2 (re, im)
 // computed in double, as the CPU computes complex ops in f64 (opid::CxOp
-// apply) and rounds once to the output's dtype. The formulas are
-// num-complex 0.4's (the CPU's), branch cuts and special values included;
+// apply) and rounds once to the output's dtype. The formulas are the CPU's
+// (num-complex 0.4's, and for exp and the trigonometric and hyperbolic
+// functions the C99 ones of opid/complex/cmath.rs), branch cuts and
+// special values included;
 // division is NumPy's (Smith's algorithm), power NumPy's integral rule.
 typedef double2 cx;
 __device__ __forceinline__ cx gc_cx(double re, double im) { return make_double2(re, im); }
@@ -30,7 +32,8 @@ __device__ __forceinline__ cx gc_cdiv(cx a, cx b) {
   return gc_cx(__dmul_rn(__dmul_rn(a.x, rat) + a.y, scl), __dmul_rn(__dmul_rn(a.y, rat) - a.x, scl));
 }
 __device__ __forceinline__ cx gc_cpolar(double r, double t) { return gc_cx(r * cos(t), r * sin(t)); }
-__device__ cx gc_cexp(cx z) {
+// num-complex's exp (from_polar(exp(re), im)), as the CPU's powc uses it.
+__device__ cx gc_cexp_nc(cx z) {
   double re = z.x, im = z.y;
   if (isinf(re)) {
     if (re < 0.0) {
@@ -57,17 +60,118 @@ __device__ cx gc_csqrt(cx z) {
   }
   return gc_cpolar(sqrt(hypot(z.x, z.y)), atan2(z.y, z.x) / 2.0);
 }
-__device__ __forceinline__ cx gc_csin(cx z) { return gc_cx(sin(z.x) * cosh(z.y), cos(z.x) * sinh(z.y)); }
-__device__ __forceinline__ cx gc_ccos(cx z) { return gc_cx(cos(z.x) * cosh(z.y), -sin(z.x) * sinh(z.y)); }
-__device__ __forceinline__ cx gc_ctan(cx z) {
-  double a = z.x + z.x, b = z.y + z.y;
-  return gc_cunscale(gc_cx(sin(a), sinh(b)), cos(a) + cosh(b));
+// exp, sin, cos, tan, sinh, cosh, tanh with C99 Annex G's special values
+// and overflow scaling, as glibc's (NumPy's): a port of the CPU's
+// runtime/src/opid/complex/cmath.rs, line for line.
+#define GC_CX_T (1023.0 * 0.6931471805599453)
+#define GC_INF __longlong_as_double(0x7ff0000000000000ULL)
+#define GC_DBL_MIN 2.2250738585072014e-308
+#define GC_DBL_MAX 1.7976931348623157e308
+#define GC_DBL_EPS 2.220446049250313e-16
+__device__ __forceinline__ void gc_sincos(double y, double* s, double* c) {
+  if (fabs(y) > GC_DBL_MIN) { *s = sin(y); *c = cos(y); } else { *s = y; *c = 1.0; }
 }
-__device__ __forceinline__ cx gc_csinh(cx z) { return gc_cx(sinh(z.x) * cos(z.y), cosh(z.x) * sin(z.y)); }
-__device__ __forceinline__ cx gc_ccosh(cx z) { return gc_cx(cosh(z.x) * cos(z.y), sinh(z.x) * sin(z.y)); }
-__device__ __forceinline__ cx gc_ctanh(cx z) {
-  double a = z.x + z.x, b = z.y + z.y;
-  return gc_cunscale(gc_cx(sinh(a), sin(b)), cosh(a) + cos(b));
+__device__ cx gc_cscaled_exp(double x, double c, double s, double scale) {
+  double et = exp(GC_CX_T);
+  c = __dmul_rn(__dmul_rn(c, et), scale);
+  s = __dmul_rn(__dmul_rn(s, et), scale);
+  double rx = x - GC_CX_T;
+  if (rx > GC_CX_T) { rx -= GC_CX_T; c = __dmul_rn(c, et); s = __dmul_rn(s, et); }
+  if (rx > GC_CX_T) return gc_cx(__dmul_rn(GC_DBL_MAX, c), __dmul_rn(GC_DBL_MAX, s));
+  double e = exp(rx);
+  return gc_cx(__dmul_rn(e, c), __dmul_rn(e, s));
+}
+__device__ cx gc_cexp(cx z) {
+  double x = z.x, y = z.y, s, c;
+  if (isfinite(x)) {
+    if (!isfinite(y)) return gc_cx(nan(""), nan(""));
+    if (y == 0.0) return gc_cx(exp(x), y);
+    gc_sincos(y, &s, &c);
+    if (x > GC_CX_T) return gc_cscaled_exp(x, c, s, 1.0);
+    double e = exp(x);
+    return gc_cx(__dmul_rn(e, c), __dmul_rn(e, s));
+  }
+  if (isinf(x)) {
+    double v = x > 0.0 ? GC_INF : 0.0;
+    if (y == 0.0) return gc_cx(v, y);
+    if (isfinite(y)) { gc_sincos(y, &s, &c); return gc_cx(copysign(v, c), copysign(v, s)); }
+    if (x > 0.0) return gc_cx(GC_INF, nan(""));
+    return gc_cx(0.0, copysign(0.0, y));
+  }
+  return y == 0.0 ? gc_cx(nan(""), y) : gc_cx(nan(""), nan(""));
+}
+__device__ cx gc_ccosh(cx z) {
+  double x = z.x, y = z.y, s, c;
+  if (isfinite(x)) {
+    if (!isfinite(y)) return gc_cx(nan(""), x == 0.0 ? 0.0 : nan(""));
+    gc_sincos(y, &s, &c);
+    if (fabs(x) > GC_CX_T) return gc_cscaled_exp(fabs(x), c, x < 0.0 ? -s : s, 0.5);
+    return gc_cx(__dmul_rn(cosh(x), c), __dmul_rn(sinh(x), s));
+  }
+  if (isinf(x)) {
+    if (y == 0.0) return gc_cx(GC_INF, y * copysign(1.0, x));
+    if (isfinite(y)) {
+      gc_sincos(y, &s, &c);
+      return gc_cx(copysign(GC_INF, c), copysign(GC_INF, s) * copysign(1.0, x));
+    }
+    return gc_cx(GC_INF, nan(""));
+  }
+  return gc_cx(nan(""), y == 0.0 ? y : nan(""));
+}
+__device__ cx gc_csinh(cx z) {
+  double x = z.x, y = z.y, s, c;
+  if (isfinite(x)) {
+    if (!isfinite(y)) return gc_cx(x == 0.0 ? x : nan(""), nan(""));
+    gc_sincos(y, &s, &c);
+    if (fabs(x) > GC_CX_T) return gc_cscaled_exp(fabs(x), x < 0.0 ? -c : c, s, 0.5);
+    return gc_cx(__dmul_rn(sinh(x), c), __dmul_rn(cosh(x), s));
+  }
+  if (isinf(x)) {
+    if (y == 0.0) return gc_cx(x, y);
+    if (isfinite(y)) {
+      gc_sincos(y, &s, &c);
+      return gc_cx(copysign(GC_INF, c) * copysign(1.0, x), copysign(GC_INF, s));
+    }
+    return gc_cx(GC_INF, nan(""));
+  }
+  return gc_cx(nan(""), y == 0.0 ? y : nan(""));
+}
+__device__ cx gc_ctanh(cx z) {
+  double x = z.x, y = z.y, s, c;
+  if (!isfinite(x) || !isfinite(y)) {
+    if (isinf(x)) {
+      double im;
+      if (isfinite(y) && fabs(y) > 1.0) { s = sin(y); c = cos(y); im = copysign(0.0, __dmul_rn(s, c)); }
+      else im = copysign(0.0, y);
+      return gc_cx(copysign(1.0, x), im);
+    }
+    if (y == 0.0) return gc_cx(x, y);
+    return gc_cx(x == 0.0 ? x : nan(""), nan(""));
+  }
+  const double h = 354.0;
+  gc_sincos(y, &s, &c);
+  if (fabs(x) > h) {
+    double e2 = exp(2.0 * h);
+    double rx = fabs(x) - h;
+    double im = __dmul_rn(__dmul_rn(4.0, s), c) / e2;
+    im /= rx > h ? e2 : exp(2.0 * rx);
+    return gc_cx(copysign(1.0, x), im);
+  }
+  double sh = x, ch = 1.0;
+  if (fabs(x) > GC_DBL_MIN) { sh = sinh(x); ch = cosh(x); }
+  double cc = __dmul_rn(c, c);
+  double den = fabs(sh) > __dmul_rn(fabs(c), GC_DBL_EPS) ? __dadd_rn(__dmul_rn(sh, sh), cc) : cc;
+  return gc_cx(__dmul_rn(sh, ch) / den, __dmul_rn(s, c) / den);
+}
+__device__ cx gc_csin(cx z) {
+  if (isinf(z.y) && !isfinite(z.x)) return gc_cx(nan(""), GC_INF);
+  cx r = gc_csinh(gc_cx(-z.y, z.x));
+  return gc_cx(r.y, -r.x);
+}
+__device__ cx gc_ccos(cx z) { return gc_ccosh(gc_cx(-z.y, z.x)); }
+__device__ cx gc_ctan(cx z) {
+  cx r = gc_ctanh(gc_cx(-z.y, z.x));
+  return gc_cx(r.y, -r.x);
 }
 // num-complex's Pow<u32> (squaring, in its order).
 __device__ cx gc_cpowu(cx base, unsigned e) {
@@ -92,7 +196,7 @@ __device__ cx gc_cpow(cx x, cx y) {
   }
   if (x.x == 0.0 && x.y == 0.0) return y.x > 0.0 ? gc_cx(0.0, 0.0) : gc_cx(nan(""), nan(""));
   if (y.x == 0.0 && y.y == 0.0) return gc_cx(1.0, 0.0);
-  return gc_cexp(gc_cmul(y, gc_cln(x)));
+  return gc_cexp_nc(gc_cmul(y, gc_cln(x)));
 }
 __device__ __forceinline__ cx gc_cb(bool b) { return gc_cx(b ? 1.0 : 0.0, 0.0); }
 __device__ __forceinline__ bool gc_cnz(cx z) { return z.x != 0.0 || z.y != 0.0; }

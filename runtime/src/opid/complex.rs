@@ -5,6 +5,14 @@
 
 use crate::array::Cf64;
 
+mod cmath;
+
+/// A (re, im) function of `cmath` applied to `x`.
+fn via(f: fn(f64, f64) -> (f64, f64), x: Cf64) -> Cf64 {
+    let (re, im) = f(x.re, x.im);
+    Cf64::new(re, im)
+}
+
 /// What a complex op gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CxOut {
@@ -126,17 +134,17 @@ impl CxOp {
             CxOp::Negative => -x,
             CxOp::Square => x * x,
             CxOp::Reciprocal => div(Cf64::new(1.0, 0.0), x),
-            CxOp::Exp => x.exp(),
+            CxOp::Exp => via(cmath::exp, x),
             CxOp::Log => x.ln(),
             CxOp::Log10 => x.log10(),
             CxOp::Log2 => x.log2(),
             CxOp::Sqrt => x.sqrt(),
-            CxOp::Sin => x.sin(),
-            CxOp::Cos => x.cos(),
-            CxOp::Tan => x.tan(),
-            CxOp::Sinh => x.sinh(),
-            CxOp::Cosh => x.cosh(),
-            CxOp::Tanh => x.tanh(),
+            CxOp::Sin => via(cmath::sin, x),
+            CxOp::Cos => via(cmath::cos, x),
+            CxOp::Tan => via(cmath::tan, x),
+            CxOp::Sinh => via(cmath::sinh, x),
+            CxOp::Cosh => via(cmath::cosh, x),
+            CxOp::Tanh => via(cmath::tanh, x),
             CxOp::Conj => x.conj(),
             CxOp::Where => {
                 if x.re != 0.0 || x.im != 0.0 {

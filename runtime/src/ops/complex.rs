@@ -126,7 +126,13 @@ fn complex(i: &mut Interp, mut a: Args) -> Result<Value> {
     a.finish_with(&["real", "imag"])?;
     let fx = i.float_x();
     if let (Some(r), Some(m)) = (py_number(&re), py_number(&im)) {
-        return Ok(Value::Complex(r.0 - m.1, r.1 + m.0));
+        // Python's complex_new: a complex part adds its cross term, a real
+        // one is taken as it is (so complex(1, -0.0) keeps the -0.0).
+        let re_cx = matches!(re, Operand::Complex(..));
+        let im_cx = matches!(im, Operand::Complex(..));
+        let real = if im_cx { r.0 - m.1 } else { r.0 };
+        let imag = if re_cx { r.1 + m.0 } else { m.0 };
+        return Ok(Value::Complex(real, imag));
     }
     // re + imag * 1j, with the dtype of the parts (NEP 50: float32 parts
     // give complex64).

@@ -175,15 +175,16 @@ fn norm_arg(v: Option<Value>, name: &str) -> Result<FftNorm> {
 }
 
 /// A transform length (`n`, an item of `s`): an int of at least 1.
+/// A 0-d integer array is an int here (NumPy's integer scalars).
 fn len_arg(v: &Value, name: &str, what: &str) -> Result<usize> {
-    match v {
-        Value::Int(k) if *k >= 1 => Ok(*k as usize),
-        Value::Int(k) => Err(Error::value(format!(
+    match sa::index_of(v) {
+        Some(k) if k >= 1 => Ok(k as usize),
+        Some(k) => Err(Error::value(format!(
             "{name}: invalid number of FFT data points ({k}) specified"
         ))
         .with_op(name)
         .with_help(format!("{what} must be at least 1"))),
-        v => Err(Error::type_(format!(
+        None => Err(Error::type_(format!(
             "{name}: {what} must be an int, not {}",
             v.a_type_name()
         ))
@@ -361,9 +362,9 @@ fn name_of1(tr: Tr) -> &'static str {
 fn ints(v: &Value, name: &str, what: &str) -> Result<Vec<Value>> {
     match v.seq_items() {
         Some(items) => Ok(items.iter().cloned().collect()),
-        None => match v {
-            Value::Int(_) => Ok(vec![v.clone()]),
-            v => Err(Error::type_(format!(
+        None => match sa::index_of(v) {
+            Some(_) => Ok(vec![v.clone()]),
+            None => Err(Error::type_(format!(
                 "{name}: {what} must be a tuple of ints, not {}",
                 v.a_type_name()
             ))
@@ -434,8 +435,8 @@ fn many(tr: Tr, two: Option<usize>, i: &mut Interp, mut a: Args) -> Result<Value
         if matches!(tr, Tr::Rfft | Tr::Irfft) {
             return Err(Error::value(format!("{name}: axes is empty")).with_op(name));
         }
-        let cd = complex_of(x.dtype(), i.float_x());
-        return Ok(Value::Array(x.astype(cd)?));
+        // NumPy returns the input itself (no transform, no cast).
+        return Ok(Value::Array(x));
     }
     let len = |k: usize| s.as_ref().map(|s| s[k]);
     let last = axes.len() - 1;
@@ -493,17 +494,16 @@ fn many(tr: Tr, two: Option<usize>, i: &mut Interp, mut a: Args) -> Result<Value
 fn freq(half: bool, i: &mut Interp, mut a: Args) -> Result<Value> {
     let name = if half { "rfftfreq" } else { "fftfreq" };
     let n = len_arg(&a.req("n")?, name, "n")?;
+    // d: a number or a 0-d array (NumPy's `fftfreq(n, d=t[1] - t[0])`).
     let d = match a.opt("d")? {
         None => 1.0,
-        Some(Value::Int(k)) => k as f64,
-        Some(Value::Float(f)) => f,
-        Some(v) => {
-            return Err(Error::type_(format!(
+        Some(v) => sa::number_of(&v).ok_or_else(|| {
+            Error::type_(format!(
                 "{name}: d must be a number, not {}",
                 v.a_type_name()
             ))
-            .with_op(name));
-        }
+            .with_op(name)
+        })?,
     };
     let dev = match a.kw("device") {
         Some(v) => super::creation::device_arg(&v)?,

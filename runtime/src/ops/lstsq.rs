@@ -26,7 +26,7 @@ pub static OPS: &[OpDef] = &[
     op!(
         "lstsq",
         "lstsq(a, b, rcond=none)",
-        "The least-squares solution of a @ x = b for a (m, n) and b (m,) or (m, k): (x, residuals, rank, s) as NumPy: residuals are the squared 2-norms of b - a @ x per column when rank = n < m (else empty), s a's singular values; singular values below rcond * max(s) count as zero (default rcond: eps * max(m, n)). No gradient: use pinv(a) @ b under grad.",
+        "The least-squares solution of a @ x = b for a (m, n) and b (m,) or (m, k): (x, residuals, rank, s) as NumPy: residuals are the squared 2-norms of b - a @ x per column when rank = n < m (else empty), s a's singular values; singular values below rcond * max(s) count as zero (default rcond: eps * max(m, n); rcond <= 0 or >= 1 means eps / 2, as LAPACK's gelsd). No gradient: use pinv(a) @ b under grad.",
         false,
         lstsq
     ),
@@ -124,8 +124,14 @@ fn lstsq(i: &mut Interp, mut args: Args) -> Result<Value> {
         false => b.clone(),
     };
     let nrhs = b2.shape()[1];
+    // As LAPACK's gelsd (dlalsd), which NumPy calls: rcond <= 0 or >= 1
+    // means the unit roundoff (dlamch('E'), half of finfo.eps), so the
+    // legacy `rcond=-1` still drops noise-level singular values.
     let rcond = match rcond {
-        Some(v) => crate::builtins::lang::float_arg(&v, "rcond")?,
+        Some(v) => match crate::builtins::lang::float_arg(&v, "rcond")? {
+            r if r <= 0.0 || r >= 1.0 => eps(dt) / 2.0,
+            r => r,
+        },
         None => eps(dt) * m.max(n) as f64,
     };
     let usv = svd_arrays(&a, false, true, fx)?;

@@ -77,9 +77,9 @@ fn order_arg(v: Option<Value>) -> Result<Order> {
 fn axes_arg(v: Option<Value>, nd: usize) -> Result<Option<Vec<usize>>> {
     let ints = |t: &[Value]| -> Result<Vec<usize>> {
         t.iter()
-            .map(|v| match v {
-                Value::Int(i) => norm_axis(*i, nd, "norm"),
-                v => Err(Error::type_(format!(
+            .map(|v| match super::stat_args::index_of(v) {
+                Some(i) => norm_axis(i, nd, "norm"),
+                None => Err(Error::type_(format!(
                     "norm: axis must hold ints, got {}",
                     v.a_type_name()
                 ))
@@ -89,11 +89,11 @@ fn axes_arg(v: Option<Value>, nd: usize) -> Result<Option<Vec<usize>>> {
     };
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(Value::Int(i)) => Ok(Some(vec![norm_axis(i, nd, "norm")?])),
         Some(v @ (Value::Tuple(_) | Value::List(_))) => {
             let t = v.seq_items().unwrap_or_default();
             Ok(Some(ints(&t)?))
         }
+        Some(v) if super::stat_args::index_of(&v).is_some() => Ok(Some(ints(&[v])?)),
         Some(v) => Err(Error::type_(format!(
             "norm: 'axis' must be none, an integer or a tuple of integers, got {}",
             v.a_type_name()

@@ -63,14 +63,40 @@ pub fn axis(v: Option<Value>, nd: usize, name: &str) -> Result<Option<usize>> {
 
 /// An axis that must be given (a default applied by the caller).
 pub fn axis_int(v: &Value, name: &str) -> Result<i64> {
-    match v {
-        Value::Int(k) => Ok(*k),
-        v => Err(Error::type_(format!(
+    match index_of(v) {
+        Some(k) => Ok(k),
+        None => Err(Error::type_(format!(
             "{name}: axis must be an int or none, got {}",
             v.a_type_name()
         ))
         .with_op(name)
         .with_help("e.g. axis=-1")),
+    }
+}
+
+/// An int as NumPy's `operator.index` reads one: a Python int or a 0-d
+/// integer array (gcalc's stand-in for a NumPy integer scalar, e.g. the
+/// result of `sum` or of indexing). Bools and other values give None.
+pub fn index_of(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(k) => Some(*k),
+        Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
+            a.to_vec::<i64>().ok().map(|v| v[0])
+        }
+        _ => None,
+    }
+}
+
+/// A real number as NumPy's `float()` reads one: an int, a float, or a 0-d
+/// real (int, float or bool) array. Other values give None.
+pub fn number_of(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(k) => Some(*k as f64),
+        Value::Float(f) => Some(*f),
+        Value::Array(a) if a.ndim() == 0 && !a.dtype().is_complex() => {
+            a.to_vec::<f64>().ok().map(|v| v[0])
+        }
+        _ => None,
     }
 }
 

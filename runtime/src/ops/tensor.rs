@@ -48,9 +48,9 @@ pub static OPS: &[OpDef] = &[
 
 /// One side's contracted axes: an int, or a list/tuple of ints.
 fn axis_list(v: &Value, nd: usize) -> Result<Vec<usize>> {
-    let one = |v: &Value| match v {
-        Value::Int(i) => norm_axis(*i, nd, "tensordot"),
-        v => Err(Error::type_(format!(
+    let one = |v: &Value| match super::stat_args::index_of(v) {
+        Some(i) => norm_axis(i, nd, "tensordot"),
+        None => Err(Error::type_(format!(
             "tensordot: axes must hold ints, got {}",
             v.a_type_name()
         ))
@@ -69,9 +69,8 @@ fn tensordot(i: &mut Interp, mut args: Args) -> Result<Value> {
     let axes = args.opt("axes")?.unwrap_or(Value::Int(2));
     args.finish_with(&["axes"])?;
     let (na, nb) = (a.ndim(), b.ndim());
-    let (aa, ba) = match &axes {
-        Value::Int(k) => {
-            let k = *k;
+    let (aa, ba) = match (&axes, super::stat_args::index_of(&axes)) {
+        (_, Some(k)) => {
             if k < 0 || k as usize > na.min(nb) {
                 return Err(Error::value(format!(
                     "tensordot: axes={k} but the arrays have {na} and {nb} dims"
@@ -82,11 +81,13 @@ fn tensordot(i: &mut Interp, mut args: Args) -> Result<Value> {
             let k = k as usize;
             ((na - k..na).collect(), (0..k).collect())
         }
-        v @ (Value::Tuple(_) | Value::List(_)) if v.seq_items().is_some_and(|t| t.len() == 2) => {
+        (v @ (Value::Tuple(_) | Value::List(_)), _)
+            if v.seq_items().is_some_and(|t| t.len() == 2) =>
+        {
             let t = v.seq_items().unwrap_or_default();
             (axis_list(&t[0], na)?, axis_list(&t[1], nb)?)
         }
-        v => {
+        (v, _) => {
             return Err(Error::type_(format!(
                 "tensordot: axes must be an int or a pair of axis lists, got {}",
                 v.a_type_name()

@@ -430,3 +430,86 @@ fn fft_rules_match_finite_differences() {
         assert!(worst < 1e-5, "{body}: {worst}");
     }
 }
+
+#[test]
+fn zero_d_arrays_are_numbers_and_ints_in_fft_and_linalg_arguments() {
+    // NumPy's scalars (here 0-d arrays: t[1] - t[0], sum(...)) are accepted
+    // wherever a number, a length or an axis is.
+    let (mut s, _) = session("float64");
+    run(
+        &mut s,
+        "t = linspace(0, 1, 11); x = arange(8.0); m = reshape(arange(6.0), (2, 3))
+         a = fftfreq(10, d=t[1] - t[0]); a2 = fftfreq(10, 0.1)
+         b = rfftfreq(4, d=array([0.5, 1.0])[0]); b2 = rfftfreq(4, 0.5)
+         c = fft(x, n=sum(array([4]))); c2 = fft(x, n=4)
+         d = fftfreq(array(4), 1.0); d2 = fftfreq(4, 1.0)
+         e = tensordot(m, m.T, axes=sum(array([1]))); e2 = tensordot(m, m.T, axes=1)
+         f = norm(m, axis=sum(array([1]))); f2 = norm(m, axis=1)
+         g = fftshift(x, axes=sum(array([0]))); g2 = fftshift(x, axes=0)
+         h = fftn(m, s=(sum(array([2])), 3), axes=(array(0), 1)); h2 = fftn(m, s=(2, 3), axes=(0, 1))
+         k = fft(x, axis=sum(array([0]))); k2 = fft(x, axis=0)
+         ok = bool(all(a == a2) and all(b == b2) and all(c == c2) and all(d == d2) and all(e == e2) and all(f == f2) and all(g == g2) and all(h == h2) and all(k == k2))",
+    )
+    .unwrap();
+    assert!(matches!(s.get("ok"), Some(Value::Bool(true))));
+    // A float or a 1-element 1-d array is still not a length.
+    let out = s.execute("fft(arange(4.0), n=array([4]))", "<test>");
+    assert!(
+        out.error
+            .is_some_and(|e| e.rendered.contains("n must be an int"))
+    );
+}
+
+#[test]
+fn fftn_over_no_axes_returns_the_input() {
+    // NumPy: fftn(x, axes=()) is x itself (no transform, no complex cast).
+    let (mut s, _) = session("float64");
+    run(
+        &mut s,
+        "x = arange(3.0); y = fftn(x, axes=()); z = ifft2(x, axes=())",
+    )
+    .unwrap();
+    for n in ["y", "z"] {
+        let a = arr(&s, n);
+        assert_eq!(a.dtype(), DType::Float64, "{n}");
+        assert_eq!(a.to_f64_vec().unwrap(), vec![0.0, 1.0, 2.0]);
+    }
+}
+
+#[test]
+fn complex_exp_and_hyperbolics_overflow_as_c99() {
+    // C99 Annex G (glibc's cexp/csinh/ccosh/ctanh, which NumPy uses): no
+    // inf * 0 = nan when exp(re) overflows.
+    let (mut s, _) = session("float64");
+    run(
+        &mut s,
+        "a = exp(array([1000+0j, 710+0j, 1000+1e-300j, -inf+0j]))
+         b = cosh(array([1000+0j, -1000+0j])); c = sinh(array([1000+0j, -1000+0j]))
+         d = tanh(array([1000+0j, -400+1j, 0.5+0.25j])); e = sin(array([1000j, 0.5+0.25j]))
+         f = exp(array([1000+0j], dtype=complex64)); g = complex(1, -0.0); h = complex(1j, 1j)",
+    )
+    .unwrap();
+    let inf = f64::INFINITY;
+    let a = parts(&arr(&s, "a"));
+    assert_eq!(&a[..2], &[(inf, 0.0), (inf, 0.0)]);
+    assert_eq!(a[2].0, inf);
+    assert!(
+        (a[2].1 / 1.970071114017047e134 - 1.0).abs() < 1e-12,
+        "{a:?}"
+    );
+    assert_eq!(a[3], (0.0, 0.0));
+    assert_eq!(parts(&arr(&s, "b")), vec![(inf, 0.0), (inf, -0.0)]);
+    assert_eq!(parts(&arr(&s, "c")), vec![(inf, 0.0), (-inf, 0.0)]);
+    let d = parts(&arr(&s, "d"));
+    assert_eq!(&d[..2], &[(1.0, 0.0), (-1.0, 0.0)]);
+    // NumPy: tanh(0.5+0.25j) and sin(0.5+0.25j) (glibc's formulas, bit for bit).
+    assert_eq!(d[2], (0.4854872810241353, 0.19805544995134955));
+    let e = parts(&arr(&s, "e"));
+    assert_eq!(e[0], (0.0, inf));
+    assert_eq!(e[1], (0.494485780933195, 0.22168816414957482));
+    assert_eq!(parts(&arr(&s, "f")), vec![(inf, 0.0)]);
+    assert!(
+        matches!(s.get("g"), Some(Value::Complex(re, im)) if re == 1.0 && im == 0.0 && im.is_sign_negative())
+    );
+    assert!(matches!(s.get("h"), Some(Value::Complex(re, im)) if re == -1.0 && im == 1.0));
+}

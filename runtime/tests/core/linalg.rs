@@ -276,3 +276,95 @@ fn solve_broadcasts_b_like_numpy_2() {
         ],
     );
 }
+
+#[test]
+fn textbook_singular_matrices_are_singular_as_in_numpy() {
+    // NumPy (LAPACK getrf: the Schur update's product rounded before the
+    // subtraction) finds an exact zero pivot in these; a fused multiply-add
+    // leaves a tiny one (det -9.5e-16, inv ~1e16). Small matrices take a
+    // scalar getf2 loop so that gcalc agrees.
+    let mats = [
+        "arange(1.0, 10).reshape(3, 3)",
+        "arange(16.0).reshape(4, 4)",
+        "array([[0.1, 0.2], [0.3, 0.6]])",
+    ];
+    for m in mats {
+        let e = error_of(&format!("inv({m})"));
+        assert!(e.contains("singular"), "inv({m}): {e}");
+        let e = error_of(&format!("solve({m}, ones({m}.shape[0]))"));
+        assert!(e.contains("singular"), "solve({m}): {e}");
+    }
+    let (mut s, _) = session("float64");
+    holds(
+        &mut s,
+        "a = arange(1.0, 10).reshape(3, 3); b = arange(16.0).reshape(4, 4); c = array([[0.1, 0.2], [0.3, 0.6]])",
+        &[
+            "det(a) == 0.0 and det(b) == 0.0 and det(c) == 0.0",
+            "slogdet(a)[0] == 0.0 and slogdet(a)[1] == -inf",
+            "det(a.astype(float32)) == 0.0 and det(b.astype(float32)) == 0.0",
+            "det(a.astype(float32)).dtype == float32",
+            // NumPy's sgetrf finds c nonsingular in float32 (det 8.3e-18: its
+            // float32 kernels round differently); so does gcalc (-4.5e-9).
+            "det(c.astype(float32)) != 0.0",
+            "cond(a, 1) == inf",
+            // A stack mixes the two outcomes per matrix.
+            "all(det(stack([a, eye(3)])) == array([0.0, 1.0]))",
+        ],
+    );
+}
+
+#[test]
+fn small_lu_matches_faer_and_large_matrices_still_factor() {
+    // Matrices at or below the scalar-LU bound and above it (faer's path)
+    // give the same answers to rounding.
+    let (mut s, _) = session("float64");
+    for n in [2, 5, 16, 17, 40, 130] {
+        holds(
+            &mut s,
+            &format!(
+                "seed({n}); a = randn((3, {n}, {n})) + {n} * eye({n}); b = randn((3, {n}, 2))"
+            ),
+            &[
+                "allclose(a @ solve(a, b), b, rtol=1e-10, atol=1e-10)",
+                "allclose(a @ inv(a), eye(a.shape[1]), rtol=1e-10, atol=1e-10)",
+                "allclose(det(a), slogdet(a)[0] * exp(slogdet(a)[1]))",
+                "allclose(slogdet(a.astype(float32))[1], slogdet(a)[1], rtol=1e-5)",
+            ],
+        );
+    }
+}
+
+#[test]
+fn det_and_slogdet_of_nanand_infas_numpy() {
+    let (mut s, _) = session("float64");
+    holds(
+        &mut s,
+        "sn = slogdet(array([[1.0, nan], [0, 1]])); si = slogdet(array([[-inf, 1.0], [1, 2]]))",
+        &[
+            // NumPy: the sign of a NaN pivot is left alone, its log is NaN.
+            "sn[0] == 1.0 and isnan(sn[1])",
+            "det(array([[inf, 1.0], [1, 2]])) == inf",
+            "si[0] == -1.0 and si[1] == inf",
+        ],
+    );
+}
+
+#[test]
+fn lstsq_rcond_outside_0_1_means_machine_eps_as_gelsd() {
+    // LAPACK's gelsd (NumPy): rcond <= 0 or >= 1 is replaced by eps, so the
+    // legacy rcond=-1 still drops a noise-level singular value.
+    let (mut s, _) = session("float64");
+    holds(
+        &mut s,
+        "a2 = array([[1.0, 2], [2, 4], [3, 6]]); b = array([1.0, 2, 3])
+         a = array([[1.0, 2], [3, 4], [5, 7], [1, 0]]); bb = array([1.0, 2, 3, 4])
+         r1 = lstsq(a2, b, rcond=-1); r0 = lstsq(a2, b, rcond=0); r9 = lstsq(a, bb, rcond=1.0)
+         r3 = lstsq(a2.astype(float32), b.astype(float32), rcond=-1)",
+        &[
+            "r1[2] == 1 and allclose(r1[0], array([0.2, 0.4]))",
+            "r0[2] == 1 and allclose(r0[0], array([0.2, 0.4]))",
+            "r3[2] == 1 and allclose(r3[0], array([0.2, 0.4]), rtol=1e-5)",
+            "r9[2] == 2 and allclose(r9[0], lstsq(a, bb)[0]) and r9[1].shape == (1,)",
+        ],
+    );
+}
