@@ -229,6 +229,35 @@ pub fn mod_f64(x: f64, y: f64) -> f64 {
     }
 }
 
+/// NumPy's float floor division (`npy_floor_divide`): through the remainder
+/// (fmod), so `1.0 // 0.1` is 9 and `-3 // inf` is -1 as NumPy and Python
+/// give, where `floor(x / y)` gives 10 and -0; `inf // 2` is NaN.
+macro_rules! floordiv_float {
+    ($name:ident, $t:ty) => {
+        #[inline(always)]
+        pub fn $name(a: $t, b: $t) -> $t {
+            if b == 0.0 {
+                return a / b;
+            }
+            let m = a % b;
+            let mut d = (a - m) / b;
+            if m != 0.0 && ((b < 0.0) != (m < 0.0)) {
+                d -= 1.0;
+            }
+            if d == 0.0 {
+                return (0.0 as $t).copysign(a / b);
+            }
+            let mut f = d.floor();
+            if d - f > 0.5 {
+                f += 1.0;
+            }
+            f
+        }
+    };
+}
+floordiv_float!(floordiv_f64, f64);
+floordiv_float!(floordiv_f32, f32);
+
 #[inline(always)]
 pub fn mod_f32(x: f32, y: f32) -> f32 {
     let r = x % y;

@@ -39,6 +39,18 @@ template <typename T> __device__ __forceinline__ T gc_fmod_py(T a, T b) {
   else if (r == 0) r = copysign((T)0, b);
   return r;
 }
+// NumPy's float floor division (npy_floor_divide): through fmod, so that
+// 1.0 // 0.1 is 9 and -3 // inf is -1 as NumPy gives, not floor(a / b).
+template <typename T> __device__ __forceinline__ T gc_floordiv_f(T a, T b) {
+  if (b == 0) return a / b;
+  T m = fmod(a, b);
+  T d = (a - m) / b;
+  if (m != 0 && ((b < 0) != (m < 0))) d -= 1;
+  if (d == 0) return copysign((T)0, a / b);
+  T f = floor(d);
+  if (d - f > (T)0.5) f += 1;
+  return f;
+}
 __device__ __forceinline__ long long gc_ipow(long long a, long long b) {
   if (b < 0) return 0;
   long long r = 1;

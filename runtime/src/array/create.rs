@@ -167,6 +167,26 @@ pub fn value_to_array(v: &Value, dtype: Option<DType>, float_x: DType) -> Result
         None if elems.is_empty() && kinds.is_empty() => float_x,
         None => promote_kinds(&kinds, float_x).dtype(float_x),
     };
+    // NumPy 2: a Python int outside int32 is an OverflowError, not wrapped.
+    if target == DType::Int32
+        && let Some(Scalar::Int(k)) = elems
+            .iter()
+            .find(|s| matches!(s, Scalar::Int(k) if i32::try_from(*k).is_err()))
+    {
+        return Err(Error::new(
+            crate::ErrorKind::Overflow,
+            format!("Python integer {k} out of bounds for int32"),
+        )
+        .with_help("use a value int32 holds, or dtype=int64"));
+    }
+    // NumPy: a Python complex does not convert to a real dtype (TypeError),
+    // where a complex array would be cast (imaginary parts dropped).
+    if !target.is_complex() && elems.iter().any(|s| matches!(s, Scalar::Complex(..))) {
+        return Err(Error::type_(format!(
+            "a complex value cannot be stored as {target} (the imaginary part would be lost)"
+        ))
+        .with_help("use a complex dtype (dtype=complex128), or take .real first"));
+    }
     crate::with_dtype!(target, T => alloc_with::<T>(&shape, |i| elems.get(i).map_or(T::default(), |s| s.to_elem::<T>())))
 }
 

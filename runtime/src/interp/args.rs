@@ -84,12 +84,33 @@ impl Args {
     }
 
     /// The next positional argument, or the keyword `key`; an error if neither was given.
+    ///
+    /// Missing under its own name, a required argument is also taken by
+    /// the name NumPy gives it (`cumsum(a=x)`, `full(s, fill_value=3)`,
+    /// `eye(N=3)`), since such a call would otherwise only be an error.
     pub fn req(&mut self, key: &str) -> Result<Value> {
-        self.opt(key)?.ok_or_else(|| {
-            Error::value(format!("{}() missing required argument `{key}`", self.name))
-                .at(self.span)
-                .with_help(format!("see help({})", self.name))
-        })
+        if let Some(v) = self.opt(key)? {
+            return Ok(v);
+        }
+        for alias in numpy_names(key) {
+            if let Some(i) = self.kw.iter().position(|(k, _)| k == alias) {
+                return Ok(self.kw.remove(i).1);
+            }
+        }
+        let others: Vec<String> = self.kw.iter().map(|(k, _)| format!("`{k}`")).collect();
+        let note = match others.len() {
+            0 => String::new(),
+            _ => format!(" (the call's other keywords: {})", others.join(", ")),
+        };
+        Err(Error::value(format!(
+            "{}() missing required argument `{key}`{note}",
+            self.name
+        ))
+        .at(self.span)
+        .with_help(format!(
+            "give `{key}` by position or as `{key}=...`; see help({})",
+            self.name
+        )))
     }
 
     /// The next positional argument, or the keyword `key`, if given. Giving both is an error.
@@ -188,5 +209,20 @@ impl Args {
             return Err(e);
         }
         self.finish()
+    }
+}
+
+/// NumPy's names for the parameters gcalc names `key` (its array-API or
+/// shorter names), tried when a required argument is missing.
+fn numpy_names(key: &str) -> &'static [&'static str] {
+    match key {
+        "x" => &[
+            "a", "arr", "ary", "ar", "array", "object", "input", "m", "v", "A", "tup",
+        ],
+        "values" => &["object", "a"],
+        "value" => &["fill_value"],
+        "n" => &["N"],
+        "m" => &["M"],
+        _ => &[],
     }
 }

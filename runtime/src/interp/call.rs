@@ -109,7 +109,19 @@ impl Interp {
         let callee = match &func.kind {
             ExprKind::Attr { base, attr } => {
                 let recv = self.eval(base)?;
-                self.get_attr(recv, attr)?
+                let is_array = matches!(recv, Value::Array(_));
+                let v = self.get_attr(recv, attr)?;
+                // `x.size(1)`, `x.shape()`, `x.dtype()`: PyTorch's methods
+                // are NumPy's attributes (a dtype would be called as its
+                // scalar constructor and give 0).
+                let callable = matches!(
+                    v,
+                    Value::Builtin(_) | Value::Method(..) | Value::Func(_) | Value::Object(_)
+                );
+                if is_array && (!callable || matches!(v, Value::DType(_))) {
+                    return Err(attr_called(attr.name.as_str()).at(span));
+                }
+                v
             }
             _ => self.eval(func)?,
         };
@@ -891,4 +903,43 @@ impl Iter {
             state.finish(interp);
         }
     }
+}
+
+/// Hints for array attributes called as methods (PyTorch's `x.size(1)`).
+const ATTR_HINTS: [(&str, &str); 5] = [
+    (
+        "size",
+        "`x.size` is NumPy's element count (an int); for PyTorch's `x.size(d)` write `x.shape[d]`, for `x.size()` write `x.shape`",
+    ),
+    (
+        "shape",
+        "`x.shape` is a tuple: write `x.shape` or `x.shape[d]`, without parentheses",
+    ),
+    (
+        "dtype",
+        "`x.dtype` is the dtype itself: write `x.dtype` (or `x.astype(t)` to convert)",
+    ),
+    (
+        "T",
+        "`x.T` is the transposed view: write `x.T` (or `x.transpose(axes)`)",
+    ),
+    (
+        "ndim",
+        "`x.ndim` is an int: write `x.ndim` (PyTorch's `x.dim()`)",
+    ),
+];
+
+/// The error for calling an array attribute as a method (`x.size(1)`).
+fn attr_called(attr: &str) -> Error {
+    let help = ATTR_HINTS
+        .iter()
+        .find(|(name, _)| *name == attr)
+        .map_or_else(
+            || format!("write `x.{attr}` without parentheses"),
+            |(_, h)| h.to_string(),
+        );
+    Error::type_(format!(
+        "`.{attr}` of an array is an attribute, not a method"
+    ))
+    .with_help(help)
 }

@@ -378,10 +378,21 @@ impl Interp {
             Target::Index { base, index, .. } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
-                    // `d[k] += 1`, `xs[i] -= x`: read, compute, write back.
+                    // `d[k] += 1`, `xs[i] -= x`: read, compute; an array item
+                    // (of at least one dimension) is updated in place as
+                    // Python's `__isub__` does, so other names of it see the
+                    // change; anything else is written back.
                     let cur = self.index_value(b.clone(), index)?;
                     let rhs = self.eval(value)?;
-                    let new = self.binary_values(op, cur, rhs).map_err(|e| e.at(span))?;
+                    let new = self
+                        .binary_values(op, cur.clone(), rhs)
+                        .map_err(|e| e.at(span))?;
+                    if let (Value::Array(x), Value::Array(r)) = (&cur, &new)
+                        && x.ndim() > 0
+                    {
+                        aug_fits(x, r, op, span)?;
+                        return self.aug_in_place(x, r).map_err(|e| e.at(span));
+                    }
                     return self.assign_item(b, index, new).map_err(|e| e.at(span));
                 };
                 let idx = self.eval_index(index)?;
@@ -434,35 +445,13 @@ impl Interp {
             super::eval::operand_value(self.eval_tree(node).map_err(|e| e.at(span))?)
         };
         match (&cur, &result) {
+            // A 0-d array stands for NumPy's scalar, which `op=` cannot change
+            // in place: the name is rebound to the result (its dtype and shape
+            // as they come), and other names of the old value keep it
+            // (`best = loss; loss += 1` leaves best alone).
+            (Value::Array(x), Value::Array(_)) if x.ndim() == 0 => self.assign(target, result),
             (Value::Array(x), Value::Array(r)) => {
-                let sym = op.symbol();
-                if r.shape() != x.shape() {
-                    return Err(Error::shape(
-                        sym,
-                        format!(
-                            "`{sym}=` would change the shape from {} to {}",
-                            crate::array::layout::fmt_shape(x.shape()),
-                            crate::array::layout::fmt_shape(r.shape())
-                        ),
-                    )
-                    .at(span)
-                    .with_help(format!("write `x = x {sym} ...` to make a new array")));
-                }
-                if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype())
-                {
-                    return Err(Error::dtype(
-                        sym,
-                        format!(
-                            "cannot write the {} result of `{sym}=` into {} array in place",
-                            r.dtype(),
-                            crate::error::with_article(x.dtype().name())
-                        ),
-                    )
-                    .at(span)
-                    .with_help(format!(
-                        "write `x = x {sym} ...` to make a new array, or astype first"
-                    )));
-                }
+                aug_fits(x, r, op, span)?;
                 // The only holder of the buffer: rebinding is the same as writing in
                 // place, and saves a pass. Otherwise write through (views see it).
                 if self.sole_holder(x) {
@@ -481,6 +470,45 @@ impl Interp {
             _ => self.assign(target, result),
         }
     }
+}
+
+/// Whether `x op= ...` can write its result `r` into x in place: the same
+/// shape, and a dtype x holds by a same-kind cast; else the error that says
+/// how to make a new array.
+fn aug_fits(
+    x: &crate::array::Array,
+    r: &crate::array::Array,
+    op: BinOp,
+    span: gcalc_lang::Span,
+) -> Result<()> {
+    let sym = op.symbol();
+    if r.shape() != x.shape() {
+        return Err(Error::shape(
+            sym,
+            format!(
+                "`{sym}=` would change the shape from {} to {}",
+                crate::array::layout::fmt_shape(x.shape()),
+                crate::array::layout::fmt_shape(r.shape())
+            ),
+        )
+        .at(span)
+        .with_help(format!("write `x = x {sym} ...` to make a new array")));
+    }
+    if r.dtype() != x.dtype() && !crate::array::can_cast_same_kind(r.dtype(), x.dtype()) {
+        return Err(Error::dtype(
+            sym,
+            format!(
+                "cannot write the {} result of `{sym}=` into {} array in place",
+                r.dtype(),
+                crate::error::with_article(x.dtype().name())
+            ),
+        )
+        .at(span)
+        .with_help(format!(
+            "write `x = x {sym} ...` to make a new array, or astype first"
+        )));
+    }
+    Ok(())
 }
 
 impl Interp {

@@ -305,6 +305,7 @@ fn array(i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
+    let name = a.name;
     let shape = shape_arg(&a.req("shape")?)?;
     let inferred = value.is_none();
     let value = match value {
@@ -320,6 +321,18 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
         Scalar::Complex(..) if inferred => DType::Complex128,
         _ => i.float_x(),
     });
+    if matches!(value, Scalar::Complex(..)) && !dt.is_complex() {
+        return Err(complex_into(dt, name));
+    }
+    if let (Scalar::Int(k), DType::Int32) = (value, dt)
+        && i32::try_from(k).is_err()
+    {
+        return Err(Error::new(
+            crate::ErrorKind::Overflow,
+            format!("{name}: Python integer {k} out of bounds for int32"),
+        )
+        .with_help("use a value int32 holds, or dtype=int64"));
+    }
     Ok(Array::full(&shape, value, dt, dev.unwrap_or_else(|| i.default_device()))?.into())
 }
 
@@ -374,7 +387,11 @@ fn identity(i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn arange(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let first = scalar_arg(&a.req("start")?, "start")?;
+    // `arange(stop=5)`, as NumPy allows: the stop alone.
+    let first = match a.opt("start")? {
+        Some(v) => scalar_arg(&v, "start")?,
+        None => scalar_arg(&a.req("stop")?, "stop")?,
+    };
     let second = a.opt("stop")?.map(|v| scalar_arg(&v, "stop")).transpose()?;
     let step = a
         .opt("step")?
@@ -387,6 +404,15 @@ fn arange(i: &mut Interp, mut a: Args) -> Result<Value> {
         Some(s) => (first, s),
         None => (Scalar::Int(0), first),
     };
+    if [start, stop, step]
+        .iter()
+        .any(|s| matches!(s, Scalar::Complex(..)))
+    {
+        return Err(
+            Error::type_("arange: the bounds and step must be real numbers, not complex")
+                .with_help("for evenly spaced complex values use linspace(start, stop, num)"),
+        );
+    }
     let any_float = [start, stop, step]
         .iter()
         .any(|s| matches!(s, Scalar::Float(_)));
@@ -396,8 +422,8 @@ fn arange(i: &mut Interp, mut a: Args) -> Result<Value> {
 }
 
 fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let start = scalar_arg(&a.req("start")?, "start")?.as_f64();
-    let stop = scalar_arg(&a.req("stop")?, "stop")?.as_f64();
+    let start = scalar_arg(&a.req("start")?, "start")?;
+    let stop = scalar_arg(&a.req("stop")?, "stop")?;
     let num = a
         .opt("num")?
         .map(|v| size_arg(&v, "num"))
@@ -408,6 +434,16 @@ fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
     let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["num", "endpoint", "retstep", "dtype", "device"])?;
     let dev = dev.unwrap_or_else(|| i.default_device());
+    if let (Scalar::Complex(..), _) | (_, Scalar::Complex(..)) = (start, stop) {
+        if retstep {
+            return Err(Error::value(
+                "linspace: retstep=true is not supported between complex ends",
+            )
+            .with_help("the step is (stop - start) / (num - 1)"));
+        }
+        return complex_linspace(i, start, stop, num, endpoint, dt, dev);
+    }
+    let (start, stop) = (start.as_f64(), stop.as_f64());
     let v: Value =
         Array::linspace(start, stop, num, endpoint, dt.unwrap_or(i.float_x()), dev)?.into();
     if !retstep {
@@ -421,6 +457,51 @@ fn linspace(i: &mut Interp, mut a: Args) -> Result<Value> {
         (stop - start) / gaps as f64
     };
     Ok(Value::tuple(vec![v, Value::Float(step)]))
+}
+
+/// `linspace` between complex ends, as NumPy: the real and imaginary parts
+/// spaced apart (in the complex dtype's float), joined into a complex array.
+fn complex_linspace(
+    i: &mut Interp,
+    start: Scalar,
+    stop: Scalar,
+    num: usize,
+    endpoint: bool,
+    dt: Option<DType>,
+    dev: Device,
+) -> Result<Value> {
+    let parts = |s: Scalar| match s {
+        Scalar::Complex(re, im) => (re, im),
+        s => (s.as_f64(), 0.0),
+    };
+    let ((r0, i0), (r1, i1)) = (parts(start), parts(stop));
+    let dt = dt.unwrap_or(DType::Complex128);
+    if !dt.is_complex() {
+        return Err(complex_into(dt, "linspace"));
+    }
+    let real = if dt == DType::Complex64 {
+        DType::Float32
+    } else {
+        DType::Float64
+    };
+    let re = Array::linspace(r0, r1, num, endpoint, real, dev)?;
+    let im = Array::linspace(i0, i1, num, endpoint, real, dev)?;
+    let im = super::stats::call_op(
+        i,
+        "multiply",
+        vec![im.into(), Value::Complex(0.0, 1.0)],
+        vec![],
+    )?;
+    super::stats::call_op(i, "add", vec![re.into(), im], vec![])
+}
+
+/// The error for a complex value where a real dtype holds it (NumPy's
+/// TypeError: a Python complex does not convert to a float or an int).
+pub fn complex_into(d: DType, what: &str) -> Error {
+    Error::type_(format!(
+        "{what}: a complex value cannot be stored as {d} (the imaginary part would be lost)"
+    ))
+    .with_help("use a complex dtype (dtype=complex128), or take .real first")
 }
 
 /// A flag argument: `default` when absent, an error when not a bool.

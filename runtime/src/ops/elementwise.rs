@@ -290,20 +290,29 @@ fn pow_minus_one(x: &EwNode, y: &EwNode) -> crate::autodiff::ewb::E {
         _ => call("power", [e(x), e(y) - c(1.0)]),
     }
 }
-/// Python's float `%`, as a method so one op body serves f32 and f64.
+/// Python's float `%` and `//`, as methods so one op body serves f32 and f64.
 trait PyMod {
     fn py_mod(self, y: Self) -> Self;
+    fn py_floordiv(self, y: Self) -> Self;
 }
 impl PyMod for f32 {
     #[inline(always)]
     fn py_mod(self, y: f32) -> f32 {
         k::mod_f32(self, y)
     }
+    #[inline(always)]
+    fn py_floordiv(self, y: f32) -> f32 {
+        k::floordiv_f32(self, y)
+    }
 }
 impl PyMod for f64 {
     #[inline(always)]
     fn py_mod(self, y: f64) -> f64 {
         k::mod_f64(self, y)
+    }
+    #[inline(always)]
+    fn py_floordiv(self, y: f64) -> f64 {
+        k::floordiv_f64(self, y)
     }
 }
 
@@ -365,9 +374,9 @@ pub static OPS: &[OpDef] = &[
         "({0} * {1})"; "x * y elementwise, broadcasting (the `*` operator).";
         grad: |x, _o, g, i| (e(g) * e(&x[1 - i])).0; py: super::py_scalar::multiply; bool_ref: |v| b(v[0] != 0.0 && v[1] != 0.0)),
     DIVIDE,
-    ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| (v[0] / v[1]).floor();
-        f: map2 |x, y| (x / y).floor(); i: func(k::floor_divide_i64); b: none;
-        "floor({0} / {1})", "gc_floordiv({0}, {1})";
+    ew!("floor_divide", "floor_divide(x, y)", ["x", "y"], Arith, NonZeroDivisor, |v| k::floordiv_f64(v[0], v[1]);
+        f: map2 |x, y| x.py_floordiv(y); i: func(k::floor_divide_i64); b: none;
+        "gc_floordiv_f({0}, {1})", "gc_floordiv({0}, {1})";
         "Division rounded toward -inf (the `//` operator); integer division by zero is an error."; py: super::py_scalar::floor_divide),
     MOD,
     ew!("power", "power(x, y)", ["x", "y"], Arith, Power, |v| v[0].powf(v[1]);
@@ -467,7 +476,7 @@ pub static OPS: &[OpDef] = &[
     ew!("round", "round(x)", ["x"], Same, Any, |v| v[0].round_ties_even();
         f: map1 |x| x.round_ties_even(); i: map1 |x| x; b: none;
         "rint({0})", "({0})"; "Round to the nearest integer, halves to even (as NumPy); a Python number gives a Python int (round(2.5) is 2). round(x, decimals) rounds to that many decimals (as around).";
-        py: super::py_scalar::round; alt: (2, super::npmath::around)),
+        py: super::py_scalar::round; alt: (2, super::npmath::round_digits)),
     ew!("maximum", "maximum(x, y)", ["x", "y"], Same, Any, |v| ref_max(v[0], v[1]);
         f: map2 |x, y| if x > y || x.is_nan() { x } else { y }; i: map2 |x, y| x.max(y); b: none;
         "(({0} > {1} || {0} != {0}) ? {0} : {1})", "max({0}, {1})"; "Elementwise larger value; nan wins.";

@@ -308,7 +308,14 @@ pub static OPS: &[OpDef] = &[
 /// recorded for `grad` like any elementwise tree (the gradient flows where x
 /// is finite).
 fn nan_to_num(i: &mut Interp, mut a: Args) -> Result<Value> {
-    let x = operand(&a.req("x")?)?;
+    // A list is NumPy's array-like (as `array` makes it).
+    let x = match a.req("x")? {
+        v @ (Value::List(_) | Value::Tuple(_)) => {
+            Value::Array(crate::array::create::value_to_array(&v, None, i.float_x())?)
+        }
+        v => v,
+    };
+    let x = operand(&x)?;
     let mut repl = |key: &str| -> Result<Option<Operand>> {
         match a.opt(key)? {
             None | Some(Value::None) => Ok(None),
@@ -325,7 +332,18 @@ fn nan_to_num(i: &mut Interp, mut a: Args) -> Result<Value> {
     let nan = repl("nan")?.unwrap_or(Operand::Float(0.0));
     let posinf = repl("posinf")?;
     let neginf = repl("neginf")?;
-    a.finish_with(&["nan", "posinf", "neginf"])?;
+    // NumPy's `copy=`: gcalc always returns a new array (copy=false is refused).
+    match a.kw("copy") {
+        None | Some(Value::Bool(true)) => {}
+        Some(_) => {
+            return Err(Error::value(
+                "nan_to_num: only copy=true is supported (the result is a new array)",
+            )
+            .with_op("nan_to_num")
+            .with_help("write x = nan_to_num(x) to replace x"));
+        }
+    }
+    a.finish_with(&["nan", "posinf", "neginf", "copy"])?;
     let dtype = match &x {
         Operand::Array(arr) if !arr.dtype().is_float() => {
             return Ok(Value::Array(crate::backend::copy::cast(arr, arr.dtype())?));

@@ -302,6 +302,99 @@ pub fn right_shift(v: &[Operand]) -> Result<Option<Operand>> {
     Ok(Some(Operand::Int(super::elementwise::shr(a, n))))
 }
 
+/// Python's `round(x, ndigits)` of a float: the value correctly rounded to
+/// `ndigits` decimals (halves to even on the exact binary value, so
+/// `round(2.675, 2)` is 2.67 as Python gives), as CPython's dtoa-based
+/// `float.__round__`: ndigits past 323 leave x, below -308 give a zero.
+pub fn round_float_digits(x: f64, nd: i64) -> Result<f64> {
+    if nd > 323 || x == 0.0 || !x.is_finite() {
+        return Ok(x);
+    }
+    if nd < -308 {
+        return Ok(0.0 * x);
+    }
+    let r: f64 = if nd >= 0 {
+        format!("{:.*}", nd as usize, x).parse().unwrap_or(x)
+    } else {
+        // Exact digits of the integer part; the fraction only breaks ties.
+        let a = x.abs();
+        let int = format!("{:.0}", a.trunc());
+        let frac = a - a.trunc();
+        let k = (-nd) as usize;
+        let m: f64 = if int.len() < k {
+            // |x| < 10^(k-1): rounds to 0 unless it reaches half of 10^k.
+            0.0
+        } else {
+            let (head, tail) = int.split_at(int.len() - k);
+            let half = format!("5{}", "0".repeat(k - 1));
+            let up = match tail.cmp(half.as_str()) {
+                std::cmp::Ordering::Greater => true,
+                std::cmp::Ordering::Less => false,
+                std::cmp::Ordering::Equal if frac > 0.0 => true,
+                std::cmp::Ordering::Equal => {
+                    head.bytes().last().is_some_and(|d| (d - b'0') % 2 == 1)
+                }
+            };
+            let mut digits: Vec<u8> = head.bytes().collect();
+            if up {
+                let mut i = digits.len();
+                loop {
+                    if i == 0 {
+                        digits.insert(0, b'1');
+                        break;
+                    }
+                    i -= 1;
+                    if digits[i] == b'9' {
+                        digits[i] = b'0';
+                    } else {
+                        digits[i] += 1;
+                        break;
+                    }
+                }
+            }
+            let text = format!("{}e{k}", String::from_utf8_lossy(&digits));
+            let text = if digits.is_empty() {
+                "0".to_string()
+            } else {
+                text
+            };
+            text.parse().unwrap_or(f64::INFINITY)
+        };
+        m.copysign(x)
+    };
+    if r.is_infinite() {
+        return Err(Error::new(
+            ErrorKind::Overflow,
+            format!("round({x}, {nd}): the rounded value is too large to represent"),
+        ));
+    }
+    Ok(r)
+}
+
+/// Python's `round(k, ndigits)` of an int: exact, halves to even
+/// (`round(1250, -2)` is 1200); ndigits >= 0 leaves k.
+pub fn round_int_digits(k: i64, nd: i64) -> Result<i64> {
+    if nd >= 0 {
+        return Ok(k);
+    }
+    if nd < -38 {
+        return Ok(0);
+    }
+    let p = 10i128.pow((-nd) as u32);
+    let (q, r) = ((k as i128).div_euclid(p), (k as i128).rem_euclid(p));
+    let q = match (2 * r).cmp(&p) {
+        std::cmp::Ordering::Greater => q + 1,
+        std::cmp::Ordering::Equal if q % 2 != 0 => q + 1,
+        _ => q,
+    };
+    i64::try_from(q * p).map_err(|_| {
+        Error::new(
+            ErrorKind::Overflow,
+            format!("round({k}, {nd}) does not fit in a 64-bit integer"),
+        )
+    })
+}
+
 /// Python's `round(x)` of a number: an int, halves to even (`round(2.5)` is
 /// 2); nan and inf cannot be rounded to an int (Python's ValueError and
 /// OverflowError). `round(x, n)` goes elsewhere (NumPy's `around`).

@@ -245,6 +245,27 @@ pub fn randint(
         return Err(Error::value(format!("randint: low >= high ({lo} >= {hi})"))
             .with_help("e.g. randint(0, 10, 5) gives 0..9"));
     }
+    // NumPy's bounds check: every value of [lo, hi) must fit the dtype.
+    let fits = match dtype {
+        DType::Bool => Some((0, 1)),
+        DType::Int32 => Some((i32::MIN as i64, i32::MAX as i64)),
+        _ => None,
+    };
+    if let Some((min, max)) = fits {
+        let bad = if lo < min {
+            Some(("low", lo))
+        } else if hi - 1 > max {
+            Some(("high", hi))
+        } else {
+            None
+        };
+        if let Some((which, v)) = bad {
+            return Err(Error::value(format!(
+                "randint: {which} = {v} is out of bounds for {dtype} (values must lie in {min}..={max})"
+            ))
+            .with_help("use a wider dtype (dtype=int64) or bounds the dtype holds"));
+        }
+    }
     let n = numel(shape, dtype)?;
     backend::random::randint(rng, lo, hi, n, shape, dtype, device)
 }

@@ -39,6 +39,11 @@ fn operand_on(i: &Interp, v: &Value, dtype: DType, dev: crate::Device, op: &str)
             }
             a.clone()
         }
+        // A Python number made in the promoted dtype itself (not floatX first).
+        v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)) => backend::to_device(
+            &crate::array::create::value_to_array(v, Some(dtype), i.float_x())?,
+            dev,
+        )?,
         v => backend::to_device(&super::creation::array_arg(i, v)?, dev)?,
     };
     if a.dtype() == dtype {
@@ -49,15 +54,32 @@ fn operand_on(i: &Interp, v: &Value, dtype: DType, dev: crate::Device, op: &str)
 }
 
 /// Both operands in their promoted dtype (NumPy 2's rules with weak
-/// scalars), on the device of the first array among them.
-fn promoted(i: &Interp, a: &Value, b: &Value, op: &str) -> Result<(Array, Array)> {
+/// scalars; `strong_numbers`: a Python number as int64/float64 beside an
+/// array, as searchsorted), on the device of the first array among them.
+fn promoted(
+    i: &Interp,
+    a: &Value,
+    b: &Value,
+    op: &str,
+    strong_numbers: bool,
+) -> Result<(Array, Array)> {
     let strong = |v: &Value| match v {
         Value::Array(x) => Ok(Some(x.clone())),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Ok(None),
         v => input(i, v.clone()).map(Some),
     };
     let (aa, bb) = (strong(a)?, strong(b)?);
-    let kinds = [kind_of(a, aa.as_ref()), kind_of(b, bb.as_ref())];
+    let mut kinds = [kind_of(a, aa.as_ref()), kind_of(b, bb.as_ref())];
+    // NumPy's searchsorted finds the values' dtype from the Python number
+    // itself (int64, float64), not as a weak scalar: 3e9 is not wrapped
+    // into an int32 array's type, 2.0000001 is not rounded to float32.
+    if strong_numbers && aa.is_some() {
+        kinds[1] = match kinds[1] {
+            Kind::WeakInt => Kind::Strong(DType::Int64),
+            Kind::WeakFloat => Kind::Strong(DType::Float64),
+            k => k,
+        };
+    }
     let fx = i.float_x();
     let dt = match promote_kinds(&kinds, fx) {
         // Two weak scalars: the array a Python number makes.
@@ -96,7 +118,7 @@ pub fn searchsorted_call(i: &mut Interp, mut args: Args) -> Result<Value> {
             )));
         }
     };
-    let (a, v) = promoted(i, &a, &v, "searchsorted")?;
+    let (a, v) = promoted(i, &a, &v, "searchsorted", true)?;
     if a.ndim() != 1 {
         return Err(Error::value(format!(
             "searchsorted needs a 1-d array a, got one of shape {}",
@@ -423,7 +445,7 @@ pub fn isin_call(i: &mut Interp, mut args: Args) -> Result<Value> {
     let invert = flag(args.opt("invert")?, "invert", false)?;
     let _assume_unique = flag(args.kw("assume_unique"), "assume_unique", false)?;
     args.finish_with(&["invert", "assume_unique"])?;
-    let (x, t) = promoted(i, &element, &test, "isin")?;
+    let (x, t) = promoted(i, &element, &test, "isin", false)?;
     if x.size() == 0 || t.size() == 0 {
         return Ok(Value::Array(backend::create::full(
             x.shape(),

@@ -285,8 +285,15 @@ fn rounding_to_decimals_follows_numpy() {
         show(&mut s, "around(array([7, 8], dtype=int32), 3)"),
         "Int32 [7.0, 8.0]"
     );
-    // NumPy: 2.675 * 100 rounds to 267.5 in float64, then half to even (Python gives 2.67).
-    assert_eq!(show(&mut s, "round(2.675, 2)"), "float 2.68");
+    // NumPy's around: 2.675 * 100 rounds to 267.5 in float64, then half to
+    // even; Python's round of a Python float is exact (2.675 is 2.67499...).
+    assert_eq!(show(&mut s, "around(2.675, 2)"), "float 2.68");
+    assert_eq!(show(&mut s, "round(2.675, 2)"), "float 2.67");
+    assert_eq!(show(&mut s, "round(0.125, 2)"), "float 0.12");
+    assert_eq!(show(&mut s, "round(1.5, 309)"), "float 1.5");
+    assert_eq!(show(&mut s, "round(1e300, -400)"), "float 0.0");
+    assert_eq!(show(&mut s, "round(-1250.0, -2)"), "float -1200.0");
+    assert_eq!(show(&mut s, "round(1350, -2)"), "int 1400");
     assert_eq!(show(&mut s, "round(1250, -2)"), "int 1200");
 }
 

@@ -390,6 +390,20 @@ pub(super) fn pad(i: &mut Interp, mut a: Args) -> Result<Value> {
         .with_help("drop constant_values, or use mode=\"constant\""));
     }
     let plan = pad_plan(x.shape(), &pad_width, mode, cv.as_ref())?;
+    // NumPy 2: a Python int that int32 cannot hold is an OverflowError.
+    if x.dtype() == crate::dtype::DType::Int32
+        && let Some(k) = plan.fill.iter().flatten().find_map(|s| match *s {
+            Scalar::Int(k) if i32::try_from(k).is_err() => Some(k),
+            _ => None,
+        })
+    {
+        return Err(Error::new(
+            crate::ErrorKind::Overflow,
+            format!("pad: Python integer {k} out of bounds for int32"),
+        )
+        .with_op("pad")
+        .with_help("use a constant int32 holds, or astype(int64) first"));
+    }
     let m = plan.remap(x.shape())?;
     crate::array::alloc::checked_numel(&m.shape, x.dtype())?;
     Ok(backend::assemble::remap(&x, &m)?.into())

@@ -8,7 +8,7 @@
 use super::{choice_arg, data_arg, opt_axis};
 use crate::array::layout::{broadcast_shapes, fmt_shape};
 use crate::array::shape_ops::norm_axis;
-use crate::array::{Array, Dims, Strides, can_cast_same_kind};
+use crate::array::{Array, Dims, Strides};
 use crate::backend;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
@@ -274,21 +274,9 @@ pub(super) fn put_along_axis(i: &mut Interp, mut a: Args) -> Result<Value> {
         ))
         .with_help("e.g. put_along_axis(x, idx, 0.0, axis=1) with x an array variable"));
     };
-    let vals = data_arg(i, &values)?;
-    if !can_cast_same_kind(vals.dtype(), x.dtype()) {
-        return Err(Error::dtype(
-            op,
-            format!(
-                "{op}: cannot write {} values into a {} array (same_kind casting)",
-                vals.dtype(),
-                x.dtype()
-            ),
-        )
-        .with_help(format!(
-            "convert explicitly first: values.astype({})",
-            x.dtype()
-        )));
-    }
+    // Cast as NumPy's put_along_axis writes (`arr[...] = values`: setitem's
+    // casting; a Python int int32 cannot hold is an error).
+    let vals = i.to_array_like(&values, &x)?;
     let vals = backend::index::values_for(&x, &vals, op)?;
     // With axis=none the flattened x: a view of it when x is contiguous.
     let p = take_along_parts(i, &x, &indices, axis, op)?;
