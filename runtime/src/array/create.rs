@@ -173,19 +173,12 @@ pub fn value_to_array(v: &Value, dtype: Option<DType>, float_x: DType) -> Result
             .iter()
             .find(|s| matches!(s, Scalar::Int(k) if i32::try_from(*k).is_err()))
     {
-        return Err(Error::new(
-            crate::ErrorKind::Overflow,
-            format!("Python integer {k} out of bounds for int32"),
-        )
-        .with_help("use a value int32 holds, or dtype=int64"));
+        return Err(int32_overflow(*k, None));
     }
     // NumPy: a Python complex does not convert to a real dtype (TypeError),
     // where a complex array would be cast (imaginary parts dropped).
     if !target.is_complex() && elems.iter().any(|s| matches!(s, Scalar::Complex(..))) {
-        return Err(Error::type_(format!(
-            "a complex value cannot be stored as {target} (the imaginary part would be lost)"
-        ))
-        .with_help("use a complex dtype (dtype=complex128), or take .real first"));
+        return Err(complex_into(target, None));
     }
     crate::with_dtype!(target, T => alloc_with::<T>(&shape, |i| elems.get(i).map_or(T::default(), |s| s.to_elem::<T>())))
 }
@@ -303,4 +296,25 @@ fn check_leaf(
         }
     }
     Ok(())
+}
+
+/// NumPy 2's OverflowError for a Python int that int32 cannot hold, from
+/// `what` (a function name) when given.
+pub fn int32_overflow(k: i64, what: Option<&str>) -> Error {
+    let at = what.map_or(String::new(), |w| format!("{w}: "));
+    Error::new(
+        crate::ErrorKind::Overflow,
+        format!("{at}Python integer {k} out of bounds for int32"),
+    )
+    .with_help("use a value int32 holds, or dtype=int64")
+}
+
+/// NumPy's TypeError for a Python complex stored as real dtype `d` (the
+/// imaginary part would be lost), from `what` when given.
+pub fn complex_into(d: DType, what: Option<&str>) -> Error {
+    let at = what.map_or(String::new(), |w| format!("{w}: "));
+    Error::type_(format!(
+        "{at}a complex value cannot be stored as {d} (the imaginary part would be lost)"
+    ))
+    .with_help("use a complex dtype (dtype=complex128), or take .real first")
 }

@@ -322,16 +322,12 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
         _ => i.float_x(),
     });
     if matches!(value, Scalar::Complex(..)) && !dt.is_complex() {
-        return Err(complex_into(dt, name));
+        return Err(crate::array::create::complex_into(dt, Some(name)));
     }
     if let (Scalar::Int(k), DType::Int32) = (value, dt)
         && i32::try_from(k).is_err()
     {
-        return Err(Error::new(
-            crate::ErrorKind::Overflow,
-            format!("{name}: Python integer {k} out of bounds for int32"),
-        )
-        .with_help("use a value int32 holds, or dtype=int64"));
+        return Err(crate::array::create::int32_overflow(k, Some(name)));
     }
     Ok(Array::full(&shape, value, dt, dev.unwrap_or_else(|| i.default_device()))?.into())
 }
@@ -477,7 +473,7 @@ fn complex_linspace(
     let ((r0, i0), (r1, i1)) = (parts(start), parts(stop));
     let dt = dt.unwrap_or(DType::Complex128);
     if !dt.is_complex() {
-        return Err(complex_into(dt, "linspace"));
+        return Err(crate::array::create::complex_into(dt, Some("linspace")));
     }
     let real = if dt == DType::Complex64 {
         DType::Float32
@@ -493,15 +489,6 @@ fn complex_linspace(
         vec![],
     )?;
     super::stats::call_op(i, "add", vec![re.into(), im], vec![])
-}
-
-/// The error for a complex value where a real dtype holds it (NumPy's
-/// TypeError: a Python complex does not convert to a float or an int).
-pub fn complex_into(d: DType, what: &str) -> Error {
-    Error::type_(format!(
-        "{what}: a complex value cannot be stored as {d} (the imaginary part would be lost)"
-    ))
-    .with_help("use a complex dtype (dtype=complex128), or take .real first")
 }
 
 /// A flag argument: `default` when absent, an error when not a bool.

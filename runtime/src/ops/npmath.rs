@@ -201,16 +201,20 @@ fn isscalar(_: &mut Interp, mut a: Args) -> Result<Value> {
 /// `round(x, ndigits)` (exact, halves to even: `round(2.675, 2)` is 2.67);
 /// of an array, NumPy's `around` (scaled: 2.68).
 pub(crate) fn round_digits(i: &mut Interp, a: Args) -> Result<Value> {
-    if let (Some(x @ (Value::Float(_) | Value::Int(_))), Some(d)) = (a.pos.first(), a.pos.get(1))
+    if let [x, d] = &a.pos[..]
         && a.kw.is_empty()
-        && a.pos.len() == 2
     {
-        let nd = sa::int(d, "ndigits", a.name)?;
-        return Ok(match *x {
-            Value::Float(v) => Value::Float(super::py_scalar::round_float_digits(v, nd)?),
-            Value::Int(k) => Value::Int(super::py_scalar::round_int_digits(k, nd)?),
-            _ => unreachable!("matched above"),
-        });
+        match *x {
+            Value::Float(v) => {
+                let nd = sa::int(d, "ndigits", a.name)?;
+                return Ok(Value::Float(super::py_scalar::round_float_digits(v, nd)?));
+            }
+            Value::Int(k) => {
+                let nd = sa::int(d, "ndigits", a.name)?;
+                return Ok(Value::Int(super::py_scalar::round_int_digits(k, nd)?));
+            }
+            _ => {}
+        }
     }
     around(i, a)
 }

@@ -397,12 +397,9 @@ pub(super) fn pad(i: &mut Interp, mut a: Args) -> Result<Value> {
             _ => None,
         })
     {
-        return Err(Error::new(
-            crate::ErrorKind::Overflow,
-            format!("pad: Python integer {k} out of bounds for int32"),
-        )
-        .with_op("pad")
-        .with_help("use a constant int32 holds, or astype(int64) first"));
+        return Err(crate::array::create::int32_overflow(k, Some("pad"))
+            .with_op("pad")
+            .with_help("use a constant int32 holds, or astype(int64) first"));
     }
     let m = plan.remap(x.shape())?;
     crate::array::alloc::checked_numel(&m.shape, x.dtype())?;
