@@ -177,6 +177,9 @@ impl Session {
         }));
         match r {
             Ok(Ok(v)) => {
+                // IPython's habit: a trailing `;` hides the value (and keeps
+                // it out of `_`); a figure still shows, as matplotlib's does.
+                let v = v.filter(|v| !quiet(&parsed.program, text) || is_figure(v));
                 let outcome = ExecOutcome {
                     value: v.as_ref().and_then(display::display_data),
                     error: None,
@@ -400,4 +403,17 @@ pub(crate) fn var_info(name: &str, v: &Value) -> VarInfo {
             bytes: None,
         },
     }
+}
+
+/// Whether the input ends with `;` after its last statement (`x.sum();`).
+fn quiet(prog: &gcalc_lang::Program, text: &str) -> bool {
+    prog.stmts.last().is_some_and(|st| {
+        text.get(st.span.end as usize..)
+            .is_some_and(|rest| rest.trim_start().starts_with(';'))
+    })
+}
+
+/// Whether `v` is a figure (shown even after a trailing `;`).
+fn is_figure(v: &Value) -> bool {
+    matches!(v, Value::Object(o) if o.as_any().downcast_ref::<crate::plot::Figure>().is_some())
 }

@@ -126,6 +126,21 @@ impl Value {
             Value::Object(o) => o.type_name(),
         }
     }
+    /// The Python int this value stands for where Python takes an index
+    /// (`__index__`): an int, a bool, or a 0-d integer array, which is what
+    /// gcalc gives where NumPy gives an integer scalar (`argmax(p)`, `x[i]`).
+    /// A 0-d array on a GPU is read back once.
+    pub fn as_py_index(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Bool(b) => Some(*b as i64),
+            Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => {
+                a.to_vec::<i64>().ok()?.first().copied()
+            }
+            _ => None,
+        }
+    }
+
     /// The type name with its article, for messages: "an int", "a string", "none".
     pub fn a_type_name(&self) -> String {
         match self.type_name() {

@@ -60,8 +60,32 @@ impl Array {
             return Err(Error::value("arange: too many elements").with_help("use a larger step"));
         }
         let n = n as usize;
-        let a = if dtype.is_float() {
-            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| <T as crate::array::Element>::from_f64(start + i as f64 * step))?)
+        let a = if dtype == DType::Float64 {
+            // NumPy's fill: the first two values set (start, start + step),
+            // then start + i * (second - first), in the dtype's arithmetic
+            // (float32 and float16 in float32), so the last bits agree.
+            let v1 = start + step;
+            let d = v1 - start;
+            alloc_with::<f64>(&[n], |i| match i {
+                0 => start,
+                1 => v1,
+                _ => start + i as f64 * d,
+            })?
+        } else if dtype.is_float() {
+            let first = |v: f64| match dtype {
+                DType::Float16 => crate::array::host::f16_of(v).to_f64() as f32,
+                _ => v as f32,
+            };
+            let (v0, v1) = (first(start), first(start + step));
+            let d = v1 - v0;
+            crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| {
+                let v = match i {
+                    0 => v0,
+                    1 => v1,
+                    _ => v0 + i as f32 * d,
+                };
+                <T as crate::array::Element>::from_f64(v as f64)
+            })?)
         } else {
             let (s, st) = (start as i64, step as i64);
             crate::with_dtype!(dtype, T => alloc_with::<T>(&[n], |i| T::from_i64(s.wrapping_add((i as i64).wrapping_mul(st))))?)

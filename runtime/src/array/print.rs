@@ -156,6 +156,17 @@ pub fn format_complex_scalar(re: f64, im: f64, dtype: DType) -> String {
     format!("({}{i}j)", text(re))
 }
 
+/// Where NumPy 2.3+ switches to scientific notation: 10**precision of the
+/// dtype (float16 3, float32 and complex64 6), capped at `wide` (arrays 1e8,
+/// scalars 1e16: float64's own cutoffs).
+fn exp_cutoff(dtype: DType, wide: f64) -> f64 {
+    match dtype {
+        DType::Float16 => 1e3,
+        DType::Float32 | DType::Complex64 => 1e6,
+        _ => wide,
+    }
+}
+
 fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
     let opts: PrintOptions = options();
     let cap = opts.digits_cap();
@@ -172,8 +183,8 @@ fn format_floats_signed(vals: &[f64], dtype: DType, plus: bool) -> Vec<String> {
     let (mx, mn) = nonzero
         .iter()
         .fold((0.0f64, f64::INFINITY), |(a, b), &v| (a.max(v), b.min(v)));
-    let exp_mode =
-        !nonzero.is_empty() && (mx >= 1e8 || (!opts.suppress && (mn < 1e-4 || mx / mn > 1e3)));
+    let exp_mode = !nonzero.is_empty()
+        && (mx >= exp_cutoff(dtype, 1e8) || (!opts.suppress && (mn < 1e-4 || mx / mn > 1e3)));
     let (mut pad_left, pad_right, prec, exp_size);
     if finite.is_empty() {
         (pad_left, pad_right, prec, exp_size) = (0, 0, 0, 0);
@@ -288,7 +299,7 @@ pub fn format_float_scalar(x: f64, dtype: DType) -> String {
     let a = x.abs();
     let (neg, digits, e) = shortest(x, dtype);
     let sign = if neg { "-" } else { "" };
-    if a == 0.0 || (1e-4..1e16).contains(&a) {
+    if a == 0.0 || (1e-4..exp_cutoff(dtype, 1e16)).contains(&a) {
         let (i, f) = if e >= 0 {
             let e = e as usize;
             let mut int: String = digits.chars().take(e + 1).collect();

@@ -124,7 +124,11 @@ pub fn logsumexp(i: &mut Interp, call: &GradCall) -> Grads {
         .collect();
     let g = call.g.reshape(&ishape(&kd))?;
     let out = call.out.reshape(&ishape(&kd))?;
-    let d = leaf(&g) * op("exp", [leaf(&x) - leaf(&out)]);
+    let mut d = leaf(&g) * op("exp", [leaf(&x) - leaf(&out)]);
+    if let Some(crate::value::Value::Array(b)) = arg(call, 3, "b") {
+        // SciPy's b= weighs each term: d/dx = g * b * exp(x - out).
+        d = d * leaf(b);
+    }
     Ok(vec![Some(ev(i, d)?.into())])
 }
 
@@ -144,7 +148,12 @@ fn quantile_of(i: &mut Interp, call: &GradCall, kind: Kind) -> Grads {
             at(4, "method"),
         )
     };
-    let kd = matches!(keepdims, Some(crate::value::Value::Bool(true)));
+    let name = if kind == Kind::Median {
+        "median"
+    } else {
+        "quantile"
+    };
+    let kd = crate::ops::stat_args::flag(keepdims, "keepdims", name, false)?;
     let p = qplan(kind, &x, q.as_ref(), axis.as_ref(), kd, method.as_ref())?;
     let lanes = &p.lanes;
     let nd = lanes.ndim();

@@ -43,8 +43,8 @@ pub static OPS: &[OpDef] = &[
     },
     OpDef {
         name: "to",
-        sig: "x.to(device)",
-        doc: "x on `device`: x itself when it is already there (`x.to(x.device) is x`), else a copy.",
+        sig: "x.to(device, dtype=none)",
+        doc: "x on `device`: x itself when it is already there (`x.to(x.device) is x`), else a copy. As PyTorch's, a dtype converts too: `x.to(float64)`, `x.to(gpu(), float16)`.",
         method: true,
         kind: OpKind::Func(to),
         grad: Some(crate::autodiff::rules::to_device),
@@ -176,8 +176,28 @@ fn array_arg(v: Value, op: &str) -> Result<crate::array::Array> {
 
 fn to(_: &mut Interp, mut a: Args) -> Result<Value> {
     let x = array_arg(a.req("x")?, "to")?;
-    let d = device_arg(&a.req("device")?)?;
-    a.finish()?;
+    let target = a.req("device")?;
+    // PyTorch's `x.to(torch.float64)` and `x.to(device, dtype)`: a dtype
+    // (by position or dtype=) converts as astype.
+    let dtype = match a.opt("dtype")? {
+        None | Some(Value::None) => None,
+        Some(Value::DType(t)) => Some(t),
+        Some(v) => {
+            return Err(Error::type_(format!(
+                "to: dtype must be a dtype, not {}",
+                v.a_type_name()
+            )));
+        }
+    };
+    a.finish_with(&["dtype"])?;
+    let (d, dtype) = match target {
+        Value::DType(t) => (x.device(), Some(t)),
+        v => (device_arg(&v)?, dtype),
+    };
+    let x = match dtype {
+        Some(t) => x.astype(t)?,
+        None => x,
+    };
     Ok(Value::Array(backend::to_device(&x, d)?))
 }
 

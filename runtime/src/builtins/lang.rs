@@ -470,8 +470,10 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
         .transpose()?
         .unwrap_or(1e-8);
     let equal_nan = match a.opt("equal_nan")? {
-        None | Some(Value::Bool(false)) => false,
-        Some(Value::Bool(true)) => true,
+        None => false,
+        Some(v) if crate::ops::stat_args::truth(&v).is_some() => {
+            crate::ops::stat_args::truth(&v) == Some(true)
+        }
         Some(v) => {
             return Err(Error::type_(format!(
                 "equal_nan must be true or false, got {}",

@@ -46,6 +46,16 @@ impl HashKey {
             Value::Tuple(t) => HashKey::Tuple(t.iter().map(HashKey::of).collect::<Result<_>>()?),
             Value::DType(d) => HashKey::Named("dtype", d.name().to_string()),
             Value::Device(d) => HashKey::Named("device", d.to_string()),
+            // A 0-d array is gcalc's NumPy scalar: hashed as its number, as
+            // np.int64(3) and 3 are the same key in Python.
+            Value::Array(a) if a.ndim() == 0 && !a.dtype().is_complex() => {
+                let h = a.to_host()?;
+                if a.dtype().is_float() {
+                    HashKey::of(&Value::Float(h.to_f64_vec()?[0]))?
+                } else {
+                    HashKey::Int(h.to_vec::<i64>()?[0])
+                }
+            }
             Value::Array(_) => {
                 return Err(
                     Error::type_("an array cannot be a dict key (arrays are mutable)")

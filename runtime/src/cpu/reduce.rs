@@ -218,12 +218,8 @@ fn run<S: Element>(op: ReduceOp, d: &[S], p: &Plan, ddof: i64, float_x: DType) -
             let v = p.lanes(d, |l| {
                 let mean = l.clone().sum_f64(|x| x.to_f64()) / m;
                 let ss = l.sum_f64(move |x| (x.to_f64() - mean).powi(2));
-                let var = ss / (m - ddof as f64);
-                let var = if m - ddof as f64 <= 0.0 {
-                    f64::NAN
-                } else {
-                    var
-                };
+                // NumPy's max(n - ddof, 0): ss / 0 is inf, or nan for a zero ss.
+                let var = ss / (m - ddof as f64).max(0.0);
                 if op == ReduceOp::Std { var.sqrt() } else { var }
             });
             HostData::from_f64s(float_out, v.into_iter())

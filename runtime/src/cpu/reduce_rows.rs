@@ -368,7 +368,8 @@ pub(super) fn run_rows<S: Element>(
             HostData::from_f64s(
                 float_out,
                 ss.into_iter().map(|s| {
-                    let var = if den <= 0.0 { f64::NAN } else { s / den };
+                    // NumPy's max(n - ddof, 0): s / 0 is inf, or nan for s = 0.
+                    let var = s / den.max(0.0);
                     if op == ReduceOp::Std { var.sqrt() } else { var }
                 }),
             )

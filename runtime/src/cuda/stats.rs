@@ -1,7 +1,7 @@
 //! std/var and any/all on a GPU, composed of device kernels only (no host
 //! copy): var is two passes as on the CPU (the float64 sum gives the mean,
-//! then the float64 sum of squared deviations, divided by n - ddof; nan when
-//! that is not positive); any/all are max/min over `x != 0` as bool. Every
+//! then the float64 sum of squared deviations, divided by max(n - ddof, 0)
+//! as NumPy: inf past n, nan for a zero sum); any/all are max/min over `x != 0` as bool. Every
 //! piece is deterministic, so the results are too.
 
 use super::ew::{self, Expr};
@@ -71,7 +71,8 @@ pub fn var_std(
     )?;
     let ss = reduce(&dev, RedOp::Sum, Some(axes), keepdims, DType::Float64)?;
     let div = m as f64 - ddof as f64;
-    let div = if div <= 0.0 { f64::NAN } else { div };
+    // NumPy's max(n - ddof, 0): ss / 0 is inf, or nan for a zero ss.
+    let div = div.max(0.0);
     let t = if std { SQRT_DIVIDE } else { DIVIDE };
     ew::eval(
         &f64_op(t, vec![Expr::Array(ss), Expr::Float(div, DType::Float64)]),

@@ -360,10 +360,80 @@ impl Interp {
         {
             w.taint("the body calls a builtin with effects (output, files, devices, random draws)");
         }
+        if let Some(k) = args.kw.iter().position(|(k, _)| k == "out")
+            && !def.sig.contains("out=")
+        {
+            return self.call_with_out(def, args, k);
+        }
         if crate::profile::HOOKS && self.flags.profile {
             return self.profiled_call(def, args);
         }
         self.call_def_inner(def, args)
+    }
+
+    /// NumPy's `out=` on any builtin (`add(a, b, out=c)`, `exp(x, out=x)`,
+    /// `sum(m, axis=0, out=r)`): the call without it, then its result
+    /// written into `out` in place (the same shape; a dtype out holds by a
+    /// same-kind cast, NumPy's default casting), and `out` itself returned.
+    fn call_with_out(&mut self, def: &'static OpDef, mut args: Args, k: usize) -> Result<Value> {
+        let name = def.name;
+        let span = args.span;
+        let (_, out) = args.kw.remove(k);
+        let out = match out {
+            Value::Tuple(t) if t.len() == 1 => t[0].clone(),
+            v => v,
+        };
+        let Value::Array(dst) = out else {
+            return Err(Error::type_(format!(
+                "{name}: out must be an array, not {}",
+                out.a_type_name()
+            ))
+            .at(span)
+            .with_help("pass an existing array of the result's shape: out=y"));
+        };
+        let r = self.call_def(def, args)?;
+        let r = match r {
+            Value::Array(a) => a,
+            v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)) => {
+                crate::array::create::value_to_array(&v, Some(dst.dtype()), self.float_x())?
+            }
+            v => {
+                return Err(Error::type_(format!(
+                    "{name}: out= needs an array result, got {}",
+                    v.a_type_name()
+                ))
+                .at(span));
+            }
+        };
+        if r.shape() != dst.shape() {
+            return Err(Error::shape(
+                name,
+                format!(
+                    "{name}: the result has shape {}, out has shape {}",
+                    crate::array::layout::fmt_shape(r.shape()),
+                    crate::array::layout::fmt_shape(dst.shape())
+                ),
+            )
+            .at(span)
+            .with_help("out must have the result's shape exactly"));
+        }
+        if r.dtype() != dst.dtype() && !crate::array::can_cast_same_kind(r.dtype(), dst.dtype()) {
+            return Err(Error::dtype(
+                name,
+                format!(
+                    "{name}: cannot cast the {} result into the {} out array under casting 'same_kind'",
+                    r.dtype(),
+                    dst.dtype()
+                ),
+            )
+            .at(span)
+            .with_help("give out a dtype that holds the result, or assign: y[...] = f(...).astype(...)"));
+        }
+        if r.device() != dst.device() {
+            return Err(Error::device_mismatch(name, r.device(), dst.device()).at(span));
+        }
+        self.aug_in_place(&dst, &r).map_err(|e| e.at(span))?;
+        Ok(Value::Array(self.refresh(&dst)?))
     }
 
     /// A builtin call, recorded on the autodiff tape when one is active.
@@ -640,6 +710,13 @@ impl Interp {
         }
         if let Some(def) = ops::lookup(name).filter(|d| d.method) {
             return Ok(Value::Method(Box::new(recv), def));
+        }
+        if let Value::Array(_) = &recv
+            && let Some((_, help)) = NOT_ARRAY_METHODS.iter().find(|(n, _)| *n == name)
+        {
+            return Err(Error::type_(format!("an array has no method `{name}`"))
+                .at(attr.span)
+                .with_help(*help));
         }
         // Elementwise functions are methods of arrays: NumPy's `x.clip(0, 1)`,
         // `x.round()`, PyTorch's `x.exp()`, `x.abs()`.
@@ -928,6 +1005,14 @@ const ATTR_HINTS: [(&str, &str); 5] = [
         "`x.ndim` is an int: write `x.ndim` (PyTorch's `x.dim()`)",
     ),
 ];
+
+/// Functions that are no array methods in NumPy and whose PyTorch method
+/// means something else than the function with the array first: the
+/// method would give silently different numbers, so it is an error.
+const NOT_ARRAY_METHODS: [(&str, &str); 1] = [(
+    "where",
+    "NumPy arrays have no `where` method, and PyTorch's `x.where(cond, y)` means where(cond, x, y): write where(cond, x, y)",
+)];
 
 /// The error for calling an array attribute as a method (`x.size(1)`).
 fn attr_called(attr: &str) -> Error {

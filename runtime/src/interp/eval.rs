@@ -345,6 +345,7 @@ impl Interp {
         r: Node,
         span: gcalc_lang::Span,
     ) -> Result<Node> {
+        let (l, r) = repeat_count(self, op, l, r)?;
         let (l, r) = self.lift_beside_array(l, r, span)?;
         match (l, r) {
             (Ok(l), Ok(r)) => Ok(Ok(EwNode::Op {
@@ -439,6 +440,29 @@ impl Interp {
                         if let Some(b) = crate::containers::set::set_compare(*op, &lv, &rv) {
                             return Ok(Ok(EwNode::Leaf(Operand::Bool(b))));
                         }
+                        // NumPy compares an array with none or a string
+                        // elementwise: all false for ==, all true for !=.
+                        if let (
+                            CmpOp::Eq | CmpOp::Ne,
+                            Value::Array(a),
+                            Value::None | Value::Str(_),
+                        )
+                        | (
+                            CmpOp::Eq | CmpOp::Ne,
+                            Value::None | Value::Str(_),
+                            Value::Array(a),
+                        ) = (op, &lv, &rv)
+                        {
+                            let fill = crate::array::Scalar::Bool(*op == CmpOp::Ne);
+                            let r = crate::array::Array::full(
+                                a.shape(),
+                                fill,
+                                crate::dtype::DType::Bool,
+                                a.device(),
+                            )
+                            .map_err(|err| err.at(e.span))?;
+                            return Ok(Ok(EwNode::Leaf(Operand::Array(r))));
+                        }
                         let eq = self.values_equal(&lv, &rv);
                         match (op, &lv, &rv) {
                             (CmpOp::Eq, ..) => Ok(Ok(EwNode::Leaf(Operand::Bool(eq)))),
@@ -517,6 +541,25 @@ impl Interp {
             nodes.push(self.array_like_node(n, a.value.span)?);
         }
         crate::ops::elementwise::ew_checked(def, nodes.len()).map_err(|err| err.at(span))?;
+        if def.name == PY_ROUND
+            && let [n] = &nodes[..]
+            && fuse::has_array(n)
+            && zero_d(n)
+        {
+            // Python's round of a NumPy float scalar (a 0-d array here) is
+            // an int: `range(round(m))`, `zeros(round(m))` work as in NumPy.
+            let v = self.node_to_value(Ok(n.clone()))?;
+            if let Value::Array(a) = &v
+                && a.dtype().is_float()
+            {
+                let f = a.to_vec::<f64>()?.first().copied().unwrap_or(0.0);
+                return crate::ops::py_scalar::round(&[Operand::Float(f)])
+                    .map_err(|err| err.at(span))?
+                    .map(EwNode::Leaf)
+                    .ok_or_else(|| Error::internal("round: no Python result"));
+            }
+            return fuse::operand(&v).map(EwNode::Leaf);
+        }
         Ok(EwNode::Op {
             op: def,
             args: nodes,
@@ -592,7 +635,8 @@ impl Interp {
             return self.matmul_values(l, r);
         }
         let span = self.current_stmt;
-        let (l, r) = self.lift_beside_array(leaf(l), leaf(r), span)?;
+        let (l, r) = repeat_count(self, op, leaf(l), leaf(r))?;
+        let (l, r) = self.lift_beside_array(l, r, span)?;
         match (l, r) {
             (Ok(a), Ok(b)) => self.node_to_value(Ok(EwNode::Op {
                 op: binop_def(op)?,
@@ -755,6 +799,51 @@ fn joined(a: &[Value], b: &[Value]) -> Result<Vec<Value>> {
     let mut v = crate::array::alloc::try_vec(a.len() + b.len(), "list items")?;
     v.extend(a.iter().chain(b).cloned());
     Ok(v)
+}
+
+/// The builtin whose one-argument call of a 0-d float gives a Python int.
+const PY_ROUND: &str = "round";
+
+/// Whether every array leaf of `n` is 0-d (so is its result).
+fn zero_d(n: &EwNode) -> bool {
+    match n {
+        EwNode::Leaf(Operand::Array(a)) => a.ndim() == 0,
+        EwNode::Leaf(_) => true,
+        EwNode::Op { args, .. } => args.iter().all(zero_d),
+    }
+}
+
+/// `seq * n` with n a 0-d integer array (what `x.max() + 1` gives where
+/// NumPy gives an integer scalar, whose `*` repeats a list as Python's int
+/// does): n becomes a Python int, so `[0] * (labels.max() + 1)` repeats.
+/// The other operand is computed first (it may be a fused tree); one of
+/// any other shape goes on as a leaf.
+fn repeat_count(s: &mut Interp, op: BinOp, l: Node, r: Node) -> Result<(Node, Node)> {
+    if op != BinOp::Mul {
+        return Ok((l, r));
+    }
+    let seq = |n: &Node| matches!(n, Err(Value::List(_) | Value::Tuple(_) | Value::Str(_)));
+    let count = |s: &mut Interp, n: Node| -> Result<Node> {
+        if n.is_err() {
+            return Ok(n);
+        }
+        let v = s.node_to_value(n)?;
+        Ok(match &v {
+            Value::Array(a) if a.ndim() == 0 && a.dtype().is_int() => match v.as_py_index() {
+                Some(k) => Err(Value::Int(k)),
+                None => leaf(v),
+            },
+            _ => leaf(v),
+        })
+    };
+    Ok(if seq(&l) {
+        let r = count(s, r)?;
+        (l, r)
+    } else if seq(&r) {
+        (count(s, l)?, r)
+    } else {
+        (l, r)
+    })
 }
 
 /// `+` and `*` on strings, tuples and lists (Python's meaning).

@@ -374,7 +374,27 @@ impl Interp {
         span: gcalc_lang::Span,
     ) -> Result<()> {
         let cur = match target {
-            Target::Name(id) => self.lookup(&id.name, id.span)?,
+            Target::Name(id) => {
+                if let Some(f) = self.frames.last()
+                    && !f.contains_key(id.name.as_str())
+                    && self.globals.contains_key(id.name.as_str())
+                {
+                    // Python's UnboundLocalError: the assignment would make a
+                    // local copy and leave the global as it was.
+                    let n = &id.name;
+                    return Err(Error::name(format!(
+                        "`{n} {}=` in a function: `{n}` is a global, and a function cannot rebind one (gcalc has no `global`)",
+                        op.symbol()
+                    ))
+                    .at(span)
+                    .with_help(format!(
+                        "return the new value (`{n} = f({n})`), keep it in a dict or list (`state[\"{n}\"] {}= ...`), or change an array in place: `{n}[...] {}= ...`",
+                        op.symbol(),
+                        op.symbol()
+                    )));
+                }
+                self.lookup(&id.name, id.span)?
+            }
             Target::Index { base, index, .. } => {
                 let b = self.eval(base)?;
                 let Value::Array(arr) = b else {
@@ -407,6 +427,16 @@ impl Interp {
         // Python's in-place `xs += items` (extend) and `d |= other` (update):
         // every name bound to the list or dict sees the change.
         match (&cur, op) {
+            (Value::List(l), BinOp::Mul) => {
+                // `xs *= n`: repeated in place, as list.__imul__.
+                let rhs = self.eval(value)?;
+                let new = self
+                    .binary_values(op, cur.clone(), rhs)
+                    .map_err(|e| e.at(span))?;
+                let items = self.collect_items(new).map_err(|e| e.at(span))?;
+                l.modify(|xs| *xs = items);
+                return Ok(());
+            }
             (Value::List(l), BinOp::Add) => {
                 let rhs = self.eval(value)?;
                 let new = self.collect_items(rhs).map_err(|e| e.at(value.span))?;
@@ -421,6 +451,16 @@ impl Interp {
                     d.insert(k.clone(), v.clone())?;
                 }
                 return Ok(());
+            }
+            // Strings, tuples, sets, ranges: Python's `s += t` makes a new
+            // value (`out += c` builds a string) and rebinds the name.
+            (Value::Str(_) | Value::Tuple(_) | Value::Range(..) | Value::Object(_), _)
+            | (Value::List(_) | Value::Dict(_), _) => {
+                let rhs = self.eval(value)?;
+                let new = self
+                    .binary_values(op, cur.clone(), rhs)
+                    .map_err(|e| e.at(span))?;
+                return self.assign(target, new);
             }
             _ => {}
         }

@@ -346,14 +346,23 @@ fn position_of(
     n: usize,
 ) -> Result<usize> {
     let (_, one, range) = what;
-    let i = match v {
-        Value::Int(i) => i,
-        other => {
+    let i = match v.as_py_index() {
+        Some(i) => i,
+        None => {
+            let fix = match &v {
+                Value::Array(a) if a.ndim() == 0 => "a 0-d float array: convert it with int(i)",
+                Value::Array(_) => {
+                    "only one position at a time: loop, or make an array first with array(...)"
+                }
+                Value::Float(_) => "convert it with int(i)",
+                _ => "use an int (negative counts from the end) or a slice like 1:3",
+            };
             return Err(Error::index(format!(
                 "{} cannot index {}",
-                other.a_type_name(),
+                v.a_type_name(),
                 crate::error::with_article(one)
             ))
+            .with_help(fix)
             .at(span));
         }
     };

@@ -310,7 +310,24 @@ fn filled(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {
     let inferred = value.is_none();
     let value = match value {
         Some(v) => v,
-        None => scalar_arg(&a.req("value")?, "value")?,
+        None => match a.req("value")? {
+            // NumPy's full(shape, [1, 2, 3]): the values broadcast to shape,
+            // in their own dtype unless dtype= says otherwise.
+            v @ (Value::List(_) | Value::Tuple(_) | Value::Array(_)) if !matches!(&v, Value::Array(x) if x.ndim() == 0) =>
+            {
+                let src = array_arg(i, &v)?;
+                let (dt, dev) = dtype_device_positional(&mut a)?;
+                a.finish_with(&["dtype", "device"])?;
+                let dt = dt.unwrap_or(src.dtype());
+                let dev = dev.unwrap_or_else(|| match &v {
+                    Value::Array(x) => x.device(),
+                    _ => i.default_device(),
+                });
+                let r = src.broadcast_to(&shape)?.astype(dt)?.contiguous()?;
+                return Ok(crate::backend::to_device(&r, dev)?.into());
+            }
+            v => scalar_arg(&v, "value")?,
+        },
     };
     let (dt, dev) = dtype_device_positional(&mut a)?;
     a.finish_with(&["dtype", "device"])?;
@@ -495,7 +512,9 @@ fn complex_linspace(
 fn true_or_false(v: Option<Value>, name: &str, default: bool) -> Result<bool> {
     match v {
         None => Ok(default),
-        Some(Value::Bool(b)) => Ok(b),
+        Some(other) if crate::ops::stat_args::truth(&other).is_some() => {
+            Ok(crate::ops::stat_args::truth(&other) == Some(true))
+        }
         Some(other) => Err(Error::type_(format!(
             "{name} must be true or false, not {}",
             other.a_type_name()

@@ -129,8 +129,9 @@ fn reduce_test(a: &Array, test: &str, op: ReduceOp, float_x: DType) -> Result<bo
 pub fn bool_arg(op: &str, name: &str, v: Option<Value>, default: bool) -> Result<bool> {
     match v {
         None => Ok(default),
-        Some(Value::Bool(b)) => Ok(b),
-        Some(Value::Int(i)) if i == 0 || i == 1 => Ok(i == 1),
+        Some(v) if super::stat_args::truth(&v).is_some() => {
+            Ok(super::stat_args::truth(&v) == Some(true))
+        }
         Some(v) => Err(Error::type_(format!(
             "{op}: {name} must be true or false, got {}",
             v.a_type_name()

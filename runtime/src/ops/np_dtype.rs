@@ -194,18 +194,25 @@ fn can_cast(_: &mut Interp, mut a: Args) -> Result<Value> {
         }
     };
     a.finish_with(&["casting"])?;
-    let ok = match casting.as_str() {
+    Ok(Value::Bool(castable(from, to, &casting, "can_cast")?))
+}
+
+/// NumPy's casting rules: whether `from` may become `to` under `casting`
+/// ("no", "equiv", "safe", "same_kind", "unsafe"); `op` names the caller in
+/// the error for any other string.
+pub(crate) fn castable(from: DType, to: DType, casting: &str, op: &str) -> Result<bool> {
+    Ok(match casting {
         "no" | "equiv" => from == to,
         "safe" => promote(from, to) == to,
         "same_kind" => promote(from, to) == to || kind_rank(from) <= kind_rank(to),
         "unsafe" => true,
         other => {
             return Err(Error::value(format!(
-                "can_cast(): casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not '{other}'"
-            )));
+                "{op}(): casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not '{other}'"
+            ))
+            .with_op(op));
         }
-    };
-    Ok(Value::Bool(ok))
+    })
 }
 
 fn issubdtype(_: &mut Interp, mut a: Args) -> Result<Value> {

@@ -107,12 +107,13 @@ pub(crate) fn nanq(i: &mut Interp, mut a: Args, kind: Kind) -> Result<Value> {
             .with_op(name));
         }
     };
-    let qs = match &q {
-        Some(q) => quantile::q_values(kind, q).map_err(rename)?.0,
-        None => vec![0.5],
+    let (qs, scalar) = match &q {
+        Some(q) => {
+            let qa = quantile::q_values(kind, q).map_err(rename)?;
+            (qa.vals, qa.shape.is_none())
+        }
+        None => (vec![0.5], true),
     };
-    let scalar = !matches!(q, Some(Value::List(_) | Value::Tuple(_)))
-        && !matches!(&q, Some(Value::Array(a)) if a.ndim() == 1);
     // The reduced axes moved last and joined into one lane.
     let nd = x.ndim();
     let mut axes: Vec<usize> = match axis {

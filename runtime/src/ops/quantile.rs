@@ -118,32 +118,54 @@ fn call(kind: Kind, i: &mut Interp, mut a: Args) -> Result<Value> {
     Ok(Value::Array(run(&p)?))
 }
 
-/// The q argument as numbers in [0, 1], and whether it was one number.
-pub(crate) fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
+/// The q argument: its numbers in [0, 1] (flattened), its shape (`None`
+/// for one number, which adds no axis), and the dtype it promotes the
+/// result to (`None` for a Python number, weak as NumPy 2 treats it).
+pub(crate) struct QArg {
+    pub vals: Vec<f64>,
+    pub shape: Option<Vec<usize>>,
+    pub dtype: Option<DType>,
+}
+
+/// Reads q as NumPy 2 does: a list becomes a float64 array; an array keeps
+/// its shape (each of its dimensions leads the result) and, when floating,
+/// its dtype; percentile's `q / 100` makes an int array float64, while
+/// quantile leaves it weak (NumPy: `quantile(f32, int array)` is float32).
+pub(crate) fn q_values(kind: Kind, q: &Value) -> Result<QArg> {
     let name = kind_name(kind);
     let (scale, top) = if kind == Kind::Percentile {
         (100.0, "100")
     } else {
         (1.0, "1")
     };
-    let (vals, scalar) = match q {
-        Value::Int(_) | Value::Float(_) => (vec![sa::float(q, "q", name)?], true),
-        Value::List(_) | Value::Tuple(_) => (
-            q.seq_items()
+    let (vals, shape, dtype) = match q {
+        Value::Int(_) | Value::Float(_) => (vec![sa::float(q, "q", name)?], None, None),
+        Value::List(_) | Value::Tuple(_) => {
+            let v = q
+                .seq_items()
                 .unwrap_or_default()
                 .iter()
                 .map(|v| sa::float(v, "q", name))
-                .collect::<Result<Vec<f64>>>()?,
-            false,
-        ),
-        Value::Array(a) if a.ndim() <= 1 => {
-            let h = a.to_host()?.astype(DType::Float64)?;
-            let v = h.to_f64_vec()?;
-            (v, a.ndim() == 0)
+                .collect::<Result<Vec<f64>>>()?;
+            let n = v.len();
+            (v, Some(vec![n]), Some(DType::Float64))
+        }
+        Value::Array(a) if !a.dtype().is_complex() => {
+            let v = a.to_host()?.astype(DType::Float64)?.to_f64_vec()?;
+            let d = a.dtype();
+            let dtype = if d.is_float() {
+                Some(d)
+            } else if kind == Kind::Percentile {
+                Some(DType::Float64)
+            } else {
+                None
+            };
+            let shape = (a.ndim() > 0).then(|| a.shape().to_vec());
+            (v, shape, dtype)
         }
         v => {
             return Err(Error::type_(format!(
-                "{name}: q must be a number or a list of numbers, got {}",
+                "{name}: q must be a number, a list or an array of numbers, got {}",
                 v.a_type_name()
             ))
             .with_op(name)
@@ -156,7 +178,11 @@ pub(crate) fn q_values(kind: Kind, q: &Value) -> Result<(Vec<f64>, bool)> {
         ))
         .with_op(name));
     }
-    Ok((vals.into_iter().map(|v| v / scale).collect(), scalar))
+    Ok(QArg {
+        vals: vals.into_iter().map(|v| v / scale).collect(),
+        shape,
+        dtype,
+    })
 }
 
 fn method_of(kind: Kind, v: Option<&Value>) -> Result<Method> {
@@ -239,9 +265,17 @@ pub(crate) fn plan(
 ) -> Result<Plan> {
     let name = kind_name(kind);
     let method = method_of(kind, method)?;
-    let (qs, scalar) = match q {
+    let QArg {
+        vals: qs,
+        shape: qshape,
+        dtype: qdtype,
+    } = match q {
         Some(q) => q_values(kind, q)?,
-        None => (vec![0.5], true),
+        None => QArg {
+            vals: vec![0.5],
+            shape: None,
+            dtype: None,
+        },
     };
     let xd = x.dtype();
     let exact = matches!(method, Method::Lower | Method::Higher | Method::Nearest);
@@ -252,8 +286,10 @@ pub(crate) fn plan(
         .with_op(name)
         .with_help("cast first: x.astype(float64)"));
     }
-    let out = if exact || (xd.is_float() && scalar) {
+    let out = if exact {
         xd
+    } else if xd.is_float() {
+        qdtype.map_or(xd, |qd| crate::dtype::promote(xd, qd))
     } else {
         DType::Float64
     };
@@ -306,9 +342,10 @@ pub(crate) fn plan(
         qs.iter().map(|&q| pick(q, n, method)).collect()
     };
     let rest: Vec<usize> = kept.iter().map(|&d| x.shape()[d]).collect();
-    let mut shape = if scalar { vec![] } else { vec![qs.len()] };
+    let lead = qshape.unwrap_or_default();
+    let mut shape = lead.clone();
     shape.extend(&rest);
-    let mut out_shape = if scalar { vec![] } else { vec![qs.len()] };
+    let mut out_shape = lead;
     if keepdims {
         out_shape.extend((0..nd).map(|d| if axes.contains(&d) { 1 } else { x.shape()[d] }));
     } else {
@@ -326,11 +363,12 @@ pub(crate) fn plan(
     })
 }
 
-fn leaf(a: &Array) -> E {
+pub(crate) fn leaf(a: &Array) -> E {
     E(Some(EwNode::Leaf(Operand::Array(a.clone()))))
 }
 
-fn eval(t: E, fx: DType) -> Result<Array> {
+/// The fused elementwise tree `t`, evaluated in `fx`, as an array.
+pub(crate) fn eval(t: E, fx: DType) -> Result<Array> {
     let t = t.0.ok_or_else(|| Error::internal("quantile: op missing"))?;
     match fuse::eval(t, fx)? {
         Operand::Array(a) => Ok(a),

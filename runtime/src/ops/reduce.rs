@@ -152,9 +152,10 @@ pub static OPS: &[OpDef] = &[
     ),
 ];
 
-/// Python's `max(a, b, ...)` and `min(a, b, ...)` of numbers: NumPy's
-/// `max(x, axis)` means nothing for a number `x` (an axis error), so two or
-/// more positional Python numbers and no keywords are Python's builtin
+/// Python's `max(a, b, ...)` and `min(a, b, ...)` of numbers and 0-d
+/// arrays: NumPy's `max(x, axis)` means nothing for a number or a 0-d `x`
+/// (an axis error), so two or more such positionals and no keywords are
+/// Python's builtin, giving the winning argument itself
 /// (`max(lr * 0.9, 1e-4)`). Like Python, the first of equal extremes wins
 /// and a nan compares false (`max(1, nan)` is 1, `max(nan, 1)` nan).
 fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
@@ -172,10 +173,20 @@ fn python_extreme(op: ReduceOp, args: &Args) -> Option<Value> {
 /// The largest (`want_max`) or smallest of Python numbers, Python's way;
 /// `None` when one is not a Python number.
 fn extreme_of(want_max: bool, items: &[Value]) -> Option<Value> {
+    // A 0-d array is gcalc's NumPy scalar (`acc = mean(...)`): compared by
+    // its value, as Python compares np.float64 (`best = max(best, acc)`).
     let num = |v: &Value| match v {
         Value::Int(i) => Some((Some(*i), *i as f64)),
         Value::Bool(b) => Some((Some(*b as i64), *b as i64 as f64)),
         Value::Float(f) => Some((None, *f)),
+        Value::Array(a) if a.ndim() == 0 && !a.dtype().is_complex() => {
+            if a.dtype().is_float() {
+                Some((None, *a.to_vec::<f64>().ok()?.first()?))
+            } else {
+                let k = *a.to_vec::<i64>().ok()?.first()?;
+                Some((Some(k), k as f64))
+            }
+        }
         _ => None,
     };
     let mut best = items.first()?;
@@ -366,7 +377,9 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
     };
     let axes: Option<Vec<isize>> = match args.opt("axis")? {
         None | Some(Value::None) => None,
-        Some(Value::Int(i)) => Some(vec![i as isize]),
+        Some(v) if v.as_py_index().is_some() && !matches!(v, Value::Bool(_)) => {
+            v.as_py_index().map(|i| vec![i as isize])
+        }
         Some(Value::Tuple(t)) => Some(
             t.iter()
                 .map(|v| match v {
@@ -388,13 +401,21 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
     };
     let keepdims = match args.opt("keepdims")? {
         None => false,
-        Some(Value::Bool(b)) => b,
+        Some(v) if super::stat_args::truth(&v).is_some() => {
+            super::stat_args::truth(&v) == Some(true)
+        }
         Some(v) => {
-            return Err(Error::type_(format!(
+            let e = Error::type_(format!(
                 "keepdims must be true or false, got {}",
                 v.a_type_name()
             ))
-            .with_op(name));
+            .with_op(name);
+            return Err(match v {
+                Value::DType(d) => e.with_help(format!(
+                    "gcalc's order is {name}(x, axis, keepdims, ...), NumPy's third is dtype: write dtype={d}"
+                )),
+                _ => e,
+            });
         }
     };
     let ddof = if op.takes_ddof() {

@@ -199,12 +199,16 @@ pub fn unique_call(i: &mut Interp, mut args: Args) -> Result<Value> {
     let counts = flag(args.opt("return_counts")?, "return_counts", false)?;
     let axis = axis_arg(args.opt("axis")?, None)?;
     let equal_nan = flag(args.kw("equal_nan"), "equal_nan", true)?;
+    // NumPy 2.3's sorted=: false leaves the order unspecified; sorted is one
+    // such order, so both give the sorted values.
+    flag(args.kw("sorted"), "sorted", true)?;
     args.finish_with(&[
         "return_index",
         "return_inverse",
         "return_counts",
         "axis",
         "equal_nan",
+        "sorted",
     ])?;
     let mut parts = match axis {
         Some(ax) => unique_axis(&x, ax, index, inverse, counts)?,

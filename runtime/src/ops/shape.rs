@@ -61,15 +61,15 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "concat",
-        "concat(arrays, axis=0)",
-        "Join a list of arrays along an existing axis (axis=none: raveled first, as NumPy).",
+        "concat(arrays, axis=0, dtype=none, casting=\"same_kind\")",
+        "Join a list of arrays along an existing axis (axis=none: raveled first, as NumPy); dtype= casts each array first under casting (NumPy's rules).",
         false,
         concat,
         grad: crate::autodiff::rules::concat
     ),
     op!(
         "concatenate",
-        "concatenate(arrays, axis=0)",
+        "concatenate(arrays, axis=0, dtype=none, casting=\"same_kind\")",
         "NumPy's name for concat: join a list of arrays along an existing axis.",
         false,
         concat,
@@ -77,8 +77,8 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "stack",
-        "stack(arrays, axis=0)",
-        "Join a list of arrays of one shape along a new axis.",
+        "stack(arrays, axis=0, dtype=none, casting=\"same_kind\")",
+        "Join a list of arrays of one shape along a new axis; dtype= casts each array first under casting (NumPy's rules).",
         false,
         stack,
         grad: crate::autodiff::rules::stack
@@ -266,10 +266,39 @@ fn array_list(i: &Interp, v: &Value, op: &str) -> Result<Vec<Array>> {
 }
 
 fn join(i: &mut Interp, mut a: Args, stack: bool) -> Result<Value> {
-    let op = if stack { "stack" } else { "concat" };
-    let arrays = array_list(i, &a.req("arrays")?, op)?;
+    let op = a.name;
+    let mut arrays = array_list(i, &a.req("arrays")?, op)?;
     let axis = a.opt("axis")?;
-    a.finish_with(&["axis"])?;
+    let dtype = a.opt("dtype")?;
+    let casting = a.opt("casting")?;
+    a.finish_with(&["axis", "dtype", "casting"])?;
+    if let Some(d) = dtype.filter(|d| !matches!(d, Value::None)) {
+        // NumPy's dtype= with casting="same_kind" by default: each array cast first.
+        let d = dtype_arg(&d)?;
+        let casting = match casting {
+            None | Some(Value::None) => "same_kind".to_string(),
+            Some(Value::Str(s)) => s.to_string(),
+            Some(v) => {
+                return Err(Error::type_(format!(
+                    "{op}: casting must be a string, not {}",
+                    v.a_type_name()
+                )));
+            }
+        };
+        for x in &mut arrays {
+            if !super::np_dtype::castable(x.dtype(), d, &casting, op)? {
+                return Err(Error::type_(format!(
+                    "{op}: cannot cast array data from {} to {d} according to the rule '{casting}'",
+                    x.dtype()
+                ))
+                .with_op(op)
+                .with_help(format!(
+                    "pass casting=\"unsafe\" to allow it, or cast first: x.astype({d})"
+                )));
+            }
+            *x = x.astype(d)?;
+        }
+    }
     if let (Some(Value::None), false) = (&axis, stack) {
         // NumPy's axis=None: the arrays raveled, then joined.
         let flat = arrays

@@ -32,8 +32,8 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         SoftmaxOp::Logsumexp.name(),
-        "logsumexp(x, axis=none, keepdims=false)",
-        "log(sum(exp(x))) over axis (all when none), computed as max + log(sum(exp(x - max))) like SciPy's: no overflow, -inf for an empty or all -inf lane.",
+        "logsumexp(x, axis=none, keepdims=false, b=none, return_sign=false)",
+        "log(sum(exp(x))) over axis (all when none), computed as max + log(sum(exp(x - max))) like SciPy's: no overflow, -inf for an empty or all -inf lane. b= weighs the terms (log(sum(b * exp(x))), broadcast against x; a negative sum gives NaN unless return_sign=true, which gives (log|sum|, sign)), as SciPy's.",
         false,
         |i, a| call(SoftmaxOp::Logsumexp, i, a),
         grad: crate::autodiff::rules_stats::logsumexp
@@ -74,11 +74,22 @@ fn call(op: SoftmaxOp, i: &mut Interp, mut a: Args) -> Result<Value> {
     } else {
         false
     };
+    let (b, sign) = if op == SoftmaxOp::Logsumexp {
+        (
+            a.kw("b").filter(|v| !matches!(v, Value::None)),
+            sa::flag(a.kw("return_sign"), "return_sign", name, false)?,
+        )
+    } else {
+        (None, false)
+    };
     a.finish_with(if op == SoftmaxOp::Logsumexp {
-        &["axis", "keepdims"]
+        &["axis", "keepdims", "b", "return_sign"]
     } else {
         &["axis"]
     })?;
+    if b.is_some() || sign {
+        return weighted(i, x, b, axis.as_ref(), keepdims, sign);
+    }
     let x = if x.dtype().is_float() {
         x
     } else {
@@ -132,4 +143,95 @@ pub(crate) fn apply(op: SoftmaxOp, x: &Array, axes: &[usize], keepdims: bool) ->
         inv[d as usize] = k as i64;
     }
     r.transpose(Some(&inv))
+}
+
+/// SciPy's `logsumexp(x, axis, b=b, keepdims, return_sign)`: the max of each
+/// lane (0 where it is not finite) shifts the terms, `s = sum(b * exp(x -
+/// max))`, and the result is `log|s| + max` with s's sign (NaN for a
+/// negative s unless the sign is returned). x and b broadcast together;
+/// the dtype is their promotion (ints as floatX, a Python number weak).
+fn weighted(
+    i: &mut Interp,
+    x: Array,
+    b: Option<Value>,
+    axis: Option<&Value>,
+    keepdims: bool,
+    return_sign: bool,
+) -> Result<Value> {
+    use crate::autodiff::ewb::{c, call as f, where_};
+    use crate::opid::ReduceOp;
+    use crate::ops::quantile::{eval, leaf};
+    let name = SoftmaxOp::Logsumexp.name();
+    let fx = i.float_x();
+    let floaty = |a: Array| -> Result<Array> {
+        if a.dtype().is_float() || a.dtype().is_complex() {
+            Ok(a)
+        } else {
+            a.astype(fx)
+        }
+    };
+    let mut x = floaty(x)?;
+    let mut b = match b {
+        None => None,
+        Some(Value::Int(k)) => Some(Array::from_vec(vec![k as f64], vec![]).astype(x.dtype())?),
+        Some(Value::Float(v)) => Some(Array::from_vec(vec![v], vec![]).astype(x.dtype())?),
+        Some(v) => Some(floaty(sa::data(i, v, name)?)?),
+    };
+    if let Some(bb) = &b {
+        if bb.device() != x.device() {
+            return Err(Error::device_mismatch(name, x.device(), bb.device()));
+        }
+        let d = crate::dtype::promote(x.dtype(), bb.dtype());
+        let shape = crate::array::layout::broadcast_shapes(x.shape(), bb.shape(), name)?;
+        x = x.astype(d)?.broadcast_to(&shape)?;
+        b = Some(bb.astype(d)?.broadcast_to(&shape)?);
+    }
+    let d = x.dtype();
+    let axes: Vec<isize> = axes_of(SoftmaxOp::Logsumexp, x.ndim(), axis)?
+        .into_iter()
+        .map(|a| a as isize)
+        .collect();
+    let reduce = |op, a: &Array| crate::ops::reduce::reduce(op, a, Some(&axes), true, d);
+    let m = if x.size() == 0 {
+        reduce(ReduceOp::Sum, &x)?
+    } else {
+        reduce(ReduceOp::Max, &x)?
+    };
+    let m = eval(where_(f("isfinite", [leaf(&m)]), leaf(&m), c(0.0)), d)?;
+    let terms = f("exp", [leaf(&x) - leaf(&m)]);
+    let terms = match &b {
+        Some(b) => leaf(b) * terms,
+        None => terms,
+    };
+    let s = reduce(ReduceOp::Sum, &eval(terms, d)?)?;
+    let mut out = eval(f("log", [f("absolute", [leaf(&s)])]) + leaf(&m), d)?;
+    let sgn = eval(f("sign", [leaf(&s)]), d)?;
+    if !return_sign {
+        out = eval(
+            where_(
+                crate::autodiff::ewb::lt(leaf(&s), c(0.0)),
+                c(f64::NAN),
+                leaf(&out),
+            ),
+            d,
+        )?;
+    }
+    let squeeze = |a: Array| -> Result<Array> {
+        if keepdims {
+            return Ok(a);
+        }
+        let s: Vec<i64> = (0..x.ndim())
+            .filter(|k| !axes.contains(&(*k as isize)))
+            .map(|k| x.shape()[k] as i64)
+            .collect();
+        a.reshape(&s)
+    };
+    let out = squeeze(out)?;
+    if return_sign {
+        return Ok(Value::tuple(vec![
+            Value::Array(out),
+            Value::Array(squeeze(sgn)?),
+        ]));
+    }
+    Ok(Value::Array(out))
 }

@@ -146,8 +146,9 @@ pub(super) fn axis_arg(v: Option<Value>, default: Option<i64>) -> Result<Option<
 pub(super) fn flag(v: Option<Value>, key: &str, default: bool) -> Result<bool> {
     match v {
         None => Ok(default),
-        Some(Value::Bool(b)) => Ok(b),
-        Some(Value::Array(a)) if a.size() == 1 && a.dtype().is_bool() => Ok(a.to_vec::<bool>()?[0]),
+        Some(v) if super::stat_args::truth(&v).is_some() => {
+            Ok(super::stat_args::truth(&v) == Some(true))
+        }
         Some(v) => Err(Error::type_(format!(
             "{key} must be true or false, not {}",
             v.a_type_name()

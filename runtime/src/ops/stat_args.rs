@@ -104,12 +104,25 @@ pub fn number_of(v: &Value) -> Option<f64> {
 pub fn flag(v: Option<Value>, what: &str, name: &str, default: bool) -> Result<bool> {
     match v {
         None => Ok(default),
-        Some(Value::Bool(b)) => Ok(b),
+        Some(v) if truth(&v).is_some() => Ok(truth(&v) == Some(true)),
         Some(v) => Err(Error::type_(format!(
             "{name}: {what} must be true or false, got {}",
             v.a_type_name()
         ))
         .with_op(name)),
+    }
+}
+
+/// A flag's value as Python reads it: a bool, an int (NumPy takes
+/// `keepdims=1`, `rowvar=0`), or a one-element bool or int array.
+pub fn truth(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::Int(k) => Some(*k != 0),
+        Value::Array(a) if a.size() == 1 && (a.dtype().is_bool() || a.dtype().is_int()) => {
+            a.to_vec::<i64>().ok()?.first().map(|&k| k != 0)
+        }
+        _ => None,
     }
 }
 

@@ -24,14 +24,14 @@ pub static OPS: &[OpDef] = &[
     ),
     op!(
         "cov",
-        "cov(m, y=none, rowvar=true, bias=false, ddof=none)",
-        "The covariance matrix of the variables in m's rows (columns when rowvar=false), y's variables appended; divides by n - 1 (n when bias=true, n - ddof when ddof is given). At least float64 (NumPy's rule); one variable gives a 0-d array.",
+        "cov(m, y=none, rowvar=true, bias=false, ddof=none, dtype=none)",
+        "The covariance matrix of the variables in m's rows (columns when rowvar=false), y's variables appended; divides by n - 1 (n when bias=true, n - ddof when ddof is given). At least float64 (NumPy's rule) unless dtype= names the dtype to compute in; one variable gives a 0-d array.",
         false,
         cov
     ),
     op!(
         "corrcoef",
-        "corrcoef(x, y=none, rowvar=true)",
+        "corrcoef(x, y=none, rowvar=true, dtype=none)",
         "Pearson correlation coefficients: cov(x, y, rowvar) divided by the products of the standard deviations, clipped to [-1, 1].",
         false,
         corrcoef
@@ -225,9 +225,8 @@ fn cov_of(
     name: &str,
     m: Value,
     y: Value,
-    rowvar: bool,
-    bias: bool,
-    ddof: Option<i64>,
+    (rowvar, bias, ddof): (bool, bool, Option<i64>),
+    dtype: Option<DType>,
 ) -> Result<Value> {
     let as_rows = |i: &mut Interp, v: Value, what: &str| -> Result<Array> {
         let x = sa::data(i, v, name)?;
@@ -240,8 +239,9 @@ fn cov_of(
             .with_op(name)
             .with_help("reshape it to 2-D"));
         }
-        // NumPy: result_type(m, float64), float64 for every real dtype.
-        let x = arr(astype(i, &x, DType::Float64)?, name)?;
+        // NumPy: result_type(m, float64), float64 for every real dtype,
+        // unless dtype= names one.
+        let x = arr(astype(i, &x, dtype.unwrap_or(DType::Float64))?, name)?;
         let x = if x.ndim() < 2 {
             let n = x.size() as i64;
             arr(
@@ -327,8 +327,9 @@ fn cov(i: &mut Interp, mut a: Args) -> Result<Value> {
         None | Some(Value::None) => None,
         Some(v) => Some(sa::int(&v, "ddof", name)?),
     };
-    a.finish_with(&["y", "rowvar", "bias", "ddof"])?;
-    cov_of(i, name, m, y, rowvar, bias, ddof)
+    let dtype = dtype_opt(a.opt("dtype")?)?;
+    a.finish_with(&["y", "rowvar", "bias", "ddof", "dtype"])?;
+    cov_of(i, name, m, y, (rowvar, bias, ddof), dtype)
 }
 
 fn corrcoef(i: &mut Interp, mut a: Args) -> Result<Value> {
@@ -336,8 +337,9 @@ fn corrcoef(i: &mut Interp, mut a: Args) -> Result<Value> {
     let x = a.req("x")?;
     let y = a.opt("y")?.unwrap_or(Value::None);
     let rowvar = sa::flag(a.opt("rowvar")?, "rowvar", name, true)?;
-    a.finish_with(&["y", "rowvar"])?;
-    let c = cov_of(i, name, x, y, rowvar, false, None)?;
+    let dtype = dtype_opt(a.opt("dtype")?)?;
+    a.finish_with(&["y", "rowvar", "dtype"])?;
+    let c = cov_of(i, name, x, y, (rowvar, false, None), dtype)?;
     let ca = arr(c.clone(), name)?;
     if ca.ndim() == 0 {
         // One variable: c / c (1, or NaN for a constant one), as NumPy.
@@ -367,4 +369,12 @@ fn corrcoef(i: &mut Interp, mut a: Args) -> Result<Value> {
         vec![c, Value::Float(-1.0), Value::Float(1.0)],
         vec![],
     )
+}
+
+/// An optional `dtype=` argument (`none` = the function's default).
+fn dtype_opt(v: Option<Value>) -> Result<Option<DType>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(d) => super::creation::dtype_arg(&d).map(Some),
+    }
 }

@@ -201,9 +201,19 @@ fn draw(rng: &mut Rng, kind: usize, d: DType, shape: &[usize], dev: Device) -> A
         1 => random::uniform(rng, -2.5, 7.0, shape, d, dev),
         2 => random::randn(rng, shape, d, dev),
         3 => random::normal(rng, 1.5, 3.0, shape, d, dev),
-        4 => random::randint(rng, -7, 12, shape, d, dev),
-        5 => random::randint(rng, -(1 << 62), 1 << 62, shape, d, dev),
-        _ => random::randint(rng, i64::MIN, i64::MAX, shape, d, dev),
+        4..=6 => {
+            // randint's bounds must fit the dtype (NumPy's check): bool and
+            // int32 draw over their whole range in the wide kinds.
+            let (lo, hi) = match (kind, d) {
+                (_, DType::Bool) => (0, 2),
+                (4, _) => (-7, 12),
+                (_, DType::Int32) => (i32::MIN as i64, i32::MAX as i64 + 1),
+                (5, _) => (-(1 << 62), 1 << 62),
+                _ => (i64::MIN, i64::MAX),
+            };
+            random::randint(rng, lo, hi, shape, d, dev)
+        }
+        _ => unreachable!("draw kinds are 0..=6"),
     }
     .unwrap()
 }
