@@ -469,18 +469,12 @@ fn allclose(i: &mut Interp, mut a: Args) -> Result<Value> {
         .map(|v| float_arg(&v, "atol"))
         .transpose()?
         .unwrap_or(1e-8);
-    let equal_nan = match a.opt("equal_nan")? {
-        None => false,
-        Some(v) if crate::ops::stat_args::truth(&v).is_some() => {
-            crate::ops::stat_args::truth(&v) == Some(true)
-        }
-        Some(v) => {
-            return Err(Error::type_(format!(
-                "equal_nan must be true or false, got {}",
-                v.a_type_name()
-            )));
-        }
-    };
+    let equal_nan = crate::ops::stat_args::flag_with(a.opt("equal_nan")?, false, |v| {
+        Error::type_(format!(
+            "equal_nan must be true or false, got {}",
+            v.a_type_name()
+        ))
+    })?;
     a.finish_with(&["rtol", "atol", "equal_nan"])?;
     let fx = i.float_x();
     let xa = crate::array::create::value_to_array(&x, None, fx)?;

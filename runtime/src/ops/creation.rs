@@ -510,16 +510,12 @@ fn complex_linspace(
 
 /// A flag argument: `default` when absent, an error when not a bool.
 fn true_or_false(v: Option<Value>, name: &str, default: bool) -> Result<bool> {
-    match v {
-        None => Ok(default),
-        Some(other) if crate::ops::stat_args::truth(&other).is_some() => {
-            Ok(crate::ops::stat_args::truth(&other) == Some(true))
-        }
-        Some(other) => Err(Error::type_(format!(
+    crate::ops::stat_args::flag_with(v, default, |other| {
+        Error::type_(format!(
             "{name} must be true or false, not {}",
             other.a_type_name()
-        ))),
-    }
+        ))
+    })
 }
 
 fn like(i: &mut Interp, mut a: Args, value: Option<Scalar>) -> Result<Value> {

@@ -127,17 +127,13 @@ fn reduce_test(a: &Array, test: &str, op: ReduceOp, float_x: DType) -> Result<bo
 
 /// A `true`/`false` argument.
 pub fn bool_arg(op: &str, name: &str, v: Option<Value>, default: bool) -> Result<bool> {
-    match v {
-        None => Ok(default),
-        Some(v) if super::stat_args::truth(&v).is_some() => {
-            Ok(super::stat_args::truth(&v) == Some(true))
-        }
-        Some(v) => Err(Error::type_(format!(
+    super::stat_args::flag_with(v, default, |v| {
+        Error::type_(format!(
             "{op}: {name} must be true or false, got {}",
             v.a_type_name()
         ))
-        .with_op(op)),
-    }
+        .with_op(op)
+    })
 }
 
 /// A string argument (one of `choices`).

@@ -399,25 +399,19 @@ pub fn call(op: ReduceOp, interp: &mut Interp, mut args: Args) -> Result<Value> 
             .with_op(name));
         }
     };
-    let keepdims = match args.opt("keepdims")? {
-        None => false,
-        Some(v) if super::stat_args::truth(&v).is_some() => {
-            super::stat_args::truth(&v) == Some(true)
+    let keepdims = super::stat_args::flag_with(args.opt("keepdims")?, false, |v| {
+        let e = Error::type_(format!(
+            "keepdims must be true or false, got {}",
+            v.a_type_name()
+        ))
+        .with_op(name);
+        match v {
+            Value::DType(d) => e.with_help(format!(
+                "gcalc's order is {name}(x, axis, keepdims, ...), NumPy's third is dtype: write dtype={d}"
+            )),
+            _ => e,
         }
-        Some(v) => {
-            let e = Error::type_(format!(
-                "keepdims must be true or false, got {}",
-                v.a_type_name()
-            ))
-            .with_op(name);
-            return Err(match v {
-                Value::DType(d) => e.with_help(format!(
-                    "gcalc's order is {name}(x, axis, keepdims, ...), NumPy's third is dtype: write dtype={d}"
-                )),
-                _ => e,
-            });
-        }
-    };
+    })?;
     let ddof = if op.takes_ddof() {
         ddof_arg(args.opt("ddof")?, name)?
     } else {

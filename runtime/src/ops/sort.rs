@@ -144,16 +144,12 @@ pub(super) fn axis_arg(v: Option<Value>, default: Option<i64>) -> Result<Option<
 
 /// A `true`/`false` keyword (`default` when not given).
 pub(super) fn flag(v: Option<Value>, key: &str, default: bool) -> Result<bool> {
-    match v {
-        None => Ok(default),
-        Some(v) if super::stat_args::truth(&v).is_some() => {
-            Ok(super::stat_args::truth(&v) == Some(true))
-        }
-        Some(v) => Err(Error::type_(format!(
+    super::stat_args::flag_with(v, default, |v| {
+        Error::type_(format!(
             "{key} must be true or false, not {}",
             v.a_type_name()
-        ))),
-    }
+        ))
+    })
 }
 
 /// NumPy's `kind=` keyword: accepted for portability (gcalc's sorts are

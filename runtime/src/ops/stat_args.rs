@@ -102,14 +102,25 @@ pub fn number_of(v: &Value) -> Option<f64> {
 
 /// A true/false argument `what` (default `default`).
 pub fn flag(v: Option<Value>, what: &str, name: &str, default: bool) -> Result<bool> {
-    match v {
-        None => Ok(default),
-        Some(v) if truth(&v).is_some() => Ok(truth(&v) == Some(true)),
-        Some(v) => Err(Error::type_(format!(
+    flag_with(v, default, |v| {
+        Error::type_(format!(
             "{name}: {what} must be true or false, got {}",
             v.a_type_name()
         ))
-        .with_op(name)),
+        .with_op(name)
+    })
+}
+
+/// `v` read as a flag by `truth` (`default` when absent), else the error
+/// `bad` builds: every flag parser's one path, each keeping its message.
+pub fn flag_with(
+    v: Option<Value>,
+    default: bool,
+    bad: impl FnOnce(&Value) -> Error,
+) -> Result<bool> {
+    match v {
+        None => Ok(default),
+        Some(v) => truth(&v).ok_or_else(|| bad(&v)),
     }
 }
 

@@ -199,16 +199,12 @@ pub(crate) fn meshgrid_axis(k: usize, n: usize, xy: bool) -> usize {
 }
 
 fn bool_kw(a: &mut Args, key: &str, default: bool) -> Result<bool> {
-    match a.kw(key) {
-        None => Ok(default),
-        Some(v) if crate::ops::stat_args::truth(&v).is_some() => {
-            Ok(crate::ops::stat_args::truth(&v) == Some(true))
-        }
-        Some(v) => Err(Error::type_(format!(
+    crate::ops::stat_args::flag_with(a.kw(key), default, |v| {
+        Error::type_(format!(
             "meshgrid: {key} must be true or false, not {}",
             v.a_type_name()
-        ))),
-    }
+        ))
+    })
 }
 
 pub(super) fn meshgrid(i: &mut Interp, mut a: Args) -> Result<Value> {
